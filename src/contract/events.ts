@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+export const CATEGORIES = ['Music', 'Food', 'Business', 'Sports', 'Arts', 'Tech', 'Wellness'] as const;
+export const Category = z.enum([...CATEGORIES, 'Other']);
+export type Category = z.infer<typeof Category>;
+
+/** The spec's default source types, in the filter panel's order. */
+export const DEFAULT_SOURCE_TYPES = ['facebook', 'meetup', 'municipal'] as const;
+export const OFFERED_SOURCE_TYPES = ['facebook', 'meetup', 'municipal', 'eventbrite'] as const;
+
+export const SORTS = ['relevance', 'date', 'distance', 'popularity'] as const;
+export const SortBy = z.enum(SORTS);
+export type SortBy = z.infer<typeof SortBy>;
+
+export const EventStatus = z.enum(['pending', 'approved', 'rejected']);
+
+/** An event as lists show it: spec section 3's fields plus what a real product needs. */
+export const EventSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  category: z.string(),
+  categoryConfidence: z.number(),
+  sourceType: z.string(),
+  sourceUrl: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  startDate: z.string(),
+  endDate: z.string(),
+  timeZone: z.string(),
+  allDay: z.boolean(),
+  venue: z.string(),
+  address: z.string().nullable(),
+  neighbourhood: z.string().nullable(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  attendeeCount: z.number().int(),
+  price: z.number().nullable(),
+  isFree: z.boolean(),
+  isVerified: z.boolean(),
+  isDemo: z.boolean(),
+  status: EventStatus,
+  favoriteCount: z.number().int(),
+  /** Only for a signed-in request; false otherwise. */
+  isFavorited: z.boolean(),
+  /** Miles (or km, per the city) from the requested or default point, when it could be computed. */
+  distance: z.number().nullable(),
+});
+export type EventSummary = z.infer<typeof EventSummary>;
+
+export const EventSource = z.object({ sourceType: z.string(), url: z.string(), name: z.string() });
+
+export const EventDetail = EventSummary.extend({
+  description: z.string(),
+  sources: z.array(EventSource),
+});
+export type EventDetail = z.infer<typeof EventDetail>;
+
+const isoDate = (name: string) =>
+  z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s)), `${name} must be an ISO date`)
+    .transform((s) => new Date(s));
+
+const list = z
+  .string()
+  .max(500)
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
+  .transform((l) => (l.includes('all') ? [] : l));
+
+/** GET /api/events query: filters, sort and page. */
+export const EventListQuery = z
+  .object({
+    category: list.optional(),
+    sourceType: list.optional(),
+    search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
+    sortBy: z.enum(SORTS, { message: `sortBy must be one of ${SORTS.join(', ')}` }).optional(),
+    startDate: isoDate('startDate').optional(),
+    endDate: isoDate('endDate').optional(),
+    lat: z.coerce.number().min(-90, 'lat must be between -90 and 90').max(90, 'lat must be between -90 and 90').optional(),
+    lng: z.coerce.number().min(-180, 'lng must be between -180 and 180').max(180, 'lng must be between -180 and 180').optional(),
+    radius: z.coerce.number().min(1, 'radius must be between 1 and 50').max(50, 'radius must be between 1 and 50').optional(),
+    limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(24),
+    offset: z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').max(100_000).default(0),
+  })
+  .refine((q) => (q.lat === undefined) === (q.lng === undefined), { message: 'lat and lng must be given together', path: ['lat'] })
+  .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, { message: 'endDate must not be before startDate', path: ['endDate'] });
+export type EventListQuery = z.infer<typeof EventListQuery>;
+export type EventListQueryInput = z.input<typeof EventListQuery>;
+
+export const EventIdParams = z.object({ id: z.uuid('id must be an event id') });
+
+export const EventStats = z.object({
+  totalEvents: z.number().int(),
+  todayEvents: z.number().int(),
+  activeSources: z.number().int(),
+  /** Percentage with one decimal: neighbourhoods with an upcoming event this week. */
+  coverage: z.number(),
+});
+export type EventStats = z.infer<typeof EventStats>;
+
+export const FacetCount = z.object({ value: z.string(), count: z.number().int() });
+export const EventFacets = z.object({ categories: z.array(FacetCount), sourceTypes: z.array(FacetCount), total: z.number().int() });
+export type EventFacets = z.infer<typeof EventFacets>;
+
+export const FavoriteToggleResponse = z.object({ isFavorited: z.boolean() });
+
+export const CalendarLink = z.object({ url: z.string() });
+
+/** An event an admin enters by hand (POST /api/admin/events) or edits. */
+export const EventInput = z.object({
+  title: z.string().trim().min(1, 'title is required').max(300),
+  description: z.string().max(20_000).default(''),
+  category: Category.default('Other'),
+  sourceType: z.string().trim().min(1).max(40).default('municipal'),
+  sourceUrl: z.url().max(2000).nullable().default(null),
+  imageUrl: z.url().max(2000).nullable().default(null),
+  startDate: z.iso.datetime({ offset: true, message: 'startDate must be an ISO date-time' }),
+  endDate: z.iso.datetime({ offset: true, message: 'endDate must be an ISO date-time' }).nullable().default(null),
+  venue: z.string().trim().max(300).default(''),
+  address: z.string().trim().max(500).nullable().default(null),
+  neighbourhood: z.string().trim().max(100).nullable().default(null),
+  lat: z.number().min(-90).max(90).nullable().default(null),
+  lng: z.number().min(-180).max(180).nullable().default(null),
+  price: z.number().min(0).max(100_000).nullable().default(null),
+  attendeeCount: z.number().int().min(0).default(0),
+  status: EventStatus.default('approved'),
+});
+export type EventInput = z.infer<typeof EventInput>;
+export type EventInputRaw = z.input<typeof EventInput>;
+
+/** Spec section 5: 'Free' when isFree or there is no price; otherwise the price 'per person'. */
+export function priceLabel(e: { isFree: boolean; price: number | null }): string {
+  if (e.isFree || e.price === null || e.price === undefined) return 'Free';
+  return `$${e.price % 1 === 0 ? e.price.toFixed(0) : e.price.toFixed(2)} per person`;
+}

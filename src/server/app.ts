@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { CityConfig } from '../contract/city.ts';
+import { PublicConfig } from '../contract/city.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Database } from './db/client.ts';
+import type { Env } from './env.ts';
+import { createAuthRepository } from './features/auth/auth.repository.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { createAuthService } from './features/auth/auth.service.ts';
+import type { OidcAdapter } from './features/auth/oidc.ts';
+import { eventsRoutes } from './features/events/events.routes.ts';
+import { createEventsService } from './features/events/events.service.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+import { createHealthService } from './features/health/health.service.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSameOrigin } from './plugins/same-origin.ts';
+
+export interface AppDeps {
+  env: Env;
+  database: Database;
+  city: CityConfig;
+  sessionSecret: string;
+  clock?: Clock;
+  oidc?: OidcAdapter | null;
+  /** Directory of the built web app; omitted in API-only tests. */
+  webDir?: string | null;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const defaultWebDir = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+/** Builds the whole server without listening: used by `npm start`, tests and benchmarks. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { env, database, city } = deps;
+  const clock = deps.clock ?? systemClock;
+  const production = env.NODE_ENV === 'production';
+  const httpsPublic = env.PUBLIC_URL?.startsWith('https://') ?? false;
+
+  const app = Fastify({
+    logger: deps.logger ?? { level: env.LOG_LEVEL },
+    bodyLimit: 1024 * 1024,
+    trustProxy: env.TRUST_PROXY,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  // Once closing starts, ask keep-alive clients to leave so shutdown is not held up.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        ...(httpsPublic ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // HSTS only makes sense when the public address is HTTPS.
+    hsts: httpsPublic ? { maxAge: 15552000 } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(cookie, { secret: deps.sessionSecret });
+  await app.register(rateLimit, { global: false });
+  registerSameOrigin(app, env.PUBLIC_URL);
+
+  const authRepo = createAuthRepository(database.db);
+  const auth = createAuthService({ repo: authRepo, clock, adminEmails: env.ADMIN_EMAILS });
+  await app.register(authPlugin, { auth });
+  const health = createHealthService({ db: database.db, clock, timeZone: city.timeZone, startedAt: clock.now() });
+
+  await app.register(authRoutes, { auth, oidc: deps.oidc ?? null, secureCookies: production || httpsPublic });
+  await app.register(healthRoutes, { health });
+  const events = createEventsService({ db: database.db, clock, city });
+  await app.register(eventsRoutes, { events, users: authRepo, clock, publicUrl: env.PUBLIC_URL, cityName: city.name });
+  app.get('/api/config', { schema: { response: { 200: PublicConfig } } }, async () => ({ city, oidc: Boolean(deps.oidc) }));
+
+  const webDir = deps.webDir === undefined ? defaultWebDir : deps.webDir;
+  const spa = Boolean(webDir && existsSync(webDir));
+  if (spa && webDir) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: true,
+      index: 'index.html',
+      setHeaders(res, path) {
+        // Vite's content-hashed bundles never change; everything else is revalidated.
+        if (/\/assets\/[^/]+-[\w-]{8}\.(js|css|woff2?)$/.test(path)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        else res.header('cache-control', 'no-cache');
+      },
+    });
+  }
+  // SPA fallback: GET paths outside /api without a file extension get the app shell; the rest a JSON 404.
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    if (spa && req.method === 'GET' && !path.startsWith('/api') && !/\.[a-z0-9]+$/i.test(path)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ code: 'not_found', message: `No route for ${req.method} ${path}` });
+  });
+
+  return app;
+}

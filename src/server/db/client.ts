@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** The one database type services and repositories see, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The embedded instance, when there is one (job queues and LISTEN need it). */
+  pglite?: PGlite;
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export interface OpenOptions {
+  /** A postgres:// URL; without it the embedded database is used. */
+  url?: string;
+  /** Directory of the embedded database; omitted means in memory. */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+/** Opens the database and applies every committed migration. */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    // An idle connection the server drops (restart, failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (err) => console.warn(`database connection lost: ${err.message}`));
+    const db = drizzlePg(pool, { schema });
+    await migratePg(db, { migrationsFolder });
+    return { db: db as unknown as Db, kind: 'postgres', pool, close: () => pool.end() };
+  }
+  let dataDir: string | undefined;
+  if (opts.dataDir) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    dataDir = `${opts.dataDir.replace(/\/$/, '')}/pgdata`;
+  }
+  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm, cube, earthdistance } });
+  const db = drizzlePglite(pglite, { schema });
+  await migratePglite(db, { migrationsFolder });
+  return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+/** Opens an embedded database from a dump of an already migrated one (test start-up). */
+export async function openDatabaseFromDump(dump: Blob): Promise<Database> {
+  const pglite = await PGlite.create({ loadDataDir: dump, extensions: { pg_trgm, cube, earthdistance } });
+  const db = drizzlePglite(pglite, { schema });
+  await migratePglite(db, { migrationsFolder });
+  return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };
+}

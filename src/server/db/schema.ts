@@ -1,0 +1,5 @@
+// Every table, gathered for drizzle-kit and for the typed client.
+export * from '../features/users/users.table.ts';
+export * from '../features/auth/sessions.table.ts';
+export * from '../features/events/events.table.ts';
+export * from '../features/gaming/ledger.table.ts';

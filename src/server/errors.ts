@@ -1,0 +1,21 @@
+import type { ErrorCode } from '../contract/errors.ts';
+
+/** An error a service throws on purpose; the error-handler plugin renders it. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const invalid = (message: string) => new AppError(400, 'invalid', message);
+export const unauthorized = (message = 'Unauthorized') => new AppError(401, 'unauthorized', message);
+export const forbidden = (message = 'Forbidden') => new AppError(403, 'forbidden', message);
+export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
+export const conflict = (message: string) => new AppError(409, 'conflict', message);
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, 'rate_limited', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });

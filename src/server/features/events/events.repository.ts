@@ -1,0 +1,225 @@
+import { and, asc, desc, eq, gte, inArray, lt, lte, gt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { eventSources, events, favorites } from './events.table.ts';
+
+export interface EventFilter {
+  now: Date;
+  categories?: string[];
+  sourceTypes?: string[];
+  search?: string;
+  from?: Date;
+  to?: Date;
+  /** Centre and radius in metres for the distance filter. */
+  near?: { lat: number; lng: number; radiusM?: number };
+  statuses?: ('pending' | 'approved' | 'rejected')[];
+  includeEnded?: boolean;
+}
+
+export type SortKey = 'relevance' | 'date' | 'distance' | 'popularity';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const tsQuery = (q: string) => sql`websearch_to_tsquery('english', ${q})`;
+const earthOf = (lat: number, lng: number) => sql`ll_to_earth(${lat}::float8, ${lng}::float8)`;
+const eventEarth = sql`ll_to_earth(${events.lat}, ${events.lng})`;
+
+/** Every condition of a filter; `omit` leaves one out (facet counts ignore their own filter). */
+export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType'): SQL[] {
+  const c: SQL[] = [];
+  c.push(inArray(events.status, f.statuses ?? ['approved']));
+  if (!f.includeEnded) c.push(gt(events.endDate, f.now));
+  if (omit !== 'category' && f.categories?.length) c.push(inArray(events.category, f.categories));
+  if (omit !== 'sourceType' && f.sourceTypes?.length) c.push(inArray(events.sourceType, f.sourceTypes));
+  if (f.search) {
+    // Ranked full text (word forms via the english stemmer), and always a plain title substring.
+    c.push(sql`(${events.search} @@ ${tsQuery(f.search)} or lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`})`);
+  }
+  if (f.from) c.push(gte(events.endDate, f.from));
+  if (f.to) c.push(lte(events.startDate, f.to));
+  if (f.near?.radiusM) {
+    const centre = earthOf(f.near.lat, f.near.lng);
+    c.push(sql`earth_box(${centre}, ${f.near.radiusM}::float8) @> ${eventEarth}`);
+    c.push(sql`earth_distance(${centre}, ${eventEarth}) <= ${f.near.radiusM}::float8`);
+  }
+  return c;
+}
+
+const summaryColumns = (userId: string | null, near: { lat: number; lng: number } | undefined) => ({
+  event: events,
+  isFavorited: userId
+    ? sql<boolean>`exists (select 1 from ${favorites} where ${favorites.eventId} = ${events.id} and ${favorites.userId} = ${userId})`
+    : sql<boolean>`false`,
+  distanceM: near
+    ? sql<number | null>`case when ${events.lat} is null or ${events.lng} is null then null else earth_distance(${earthOf(near.lat, near.lng)}, ${eventEarth}) end`
+    : sql<number | null>`null`,
+});
+
+export type SummaryRow = { event: typeof events.$inferSelect; isFavorited: boolean; distanceM: number | null };
+
+/** Queries on events, their sources and favourites; no rules here. */
+export function createEventsRepository(db: Db) {
+  return {
+    async list(f: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null): Promise<SummaryRow[]> {
+      const conds = filterConditions(f);
+      const order: SQL[] = [];
+      if (sort === 'relevance' && f.search) {
+        order.push(desc(sql`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`));
+      } else if (sort === 'distance' && f.near) {
+        order.push(sql`earth_distance(${earthOf(f.near.lat, f.near.lng)}, ${eventEarth}) asc nulls last`);
+      } else if (sort === 'popularity') {
+        order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount}`));
+      }
+      order.push(asc(events.startDate), asc(events.id));
+      const rows = await db
+        .select(summaryColumns(userId, f.near))
+        .from(events)
+        .where(and(...conds))
+        .orderBy(...order)
+        .limit(page.limit)
+        .offset(page.offset);
+      return rows as SummaryRow[];
+    },
+
+    async count(f: EventFilter): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(and(...filterConditions(f)));
+      return row?.n ?? 0;
+    },
+
+    async facet(f: EventFilter, by: 'category' | 'sourceType'): Promise<{ value: string; count: number }[]> {
+      const col = by === 'category' ? events.category : events.sourceType;
+      return db
+        .select({ value: col, count: sql<number>`count(*)::int` })
+        .from(events)
+        .where(and(...filterConditions(f, by)))
+        .groupBy(col)
+        .orderBy(desc(sql`count(*)`), asc(col));
+    },
+
+    async findById(id: string, userId: string | null): Promise<SummaryRow | undefined> {
+      const [row] = await db.select(summaryColumns(userId, undefined)).from(events).where(eq(events.id, id));
+      return row as SummaryRow | undefined;
+    },
+
+    async findSources(eventId: string) {
+      return db
+        .select({ sourceType: eventSources.sourceType, url: eventSources.url, name: eventSources.name })
+        .from(eventSources)
+        .where(eq(eventSources.eventId, eventId))
+        .orderBy(asc(eventSources.seenAt));
+    },
+
+    async countStartingBetween(start: Date, end: Date): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(events)
+        .where(and(eq(events.status, 'approved'), gte(events.startDate, start), lt(events.startDate, end)));
+      return row?.n ?? 0;
+    },
+
+    async countActiveSources(now: Date): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(distinct (${eventSources.sourceType}, ${eventSources.name}))::int` })
+        .from(eventSources)
+        .innerJoin(events, eq(events.id, eventSources.eventId))
+        .where(and(eq(events.status, 'approved'), gt(events.endDate, now)));
+      return row?.n ?? 0;
+    },
+
+    /** Distinct lower-cased neighbourhoods with an approved event starting in the window. */
+    async neighbourhoodsWithEvents(from: Date, to: Date): Promise<string[]> {
+      const rows = await db
+        .selectDistinct({ n: sql<string>`lower(${events.neighbourhood})` })
+        .from(events)
+        .where(and(eq(events.status, 'approved'), gt(events.endDate, from), lt(events.startDate, to), sql`${events.neighbourhood} is not null`));
+      return rows.map((r) => r.n);
+    },
+
+    /** The user's favourite categories, most favourited first. */
+    async favouriteCategories(userId: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .select({ category: events.category, n: sql<number>`count(*)::int` })
+        .from(favorites)
+        .innerJoin(events, eq(events.id, favorites.eventId))
+        .where(eq(favorites.userId, userId))
+        .groupBy(events.category)
+        .orderBy(desc(sql`count(*)`), asc(events.category))
+        .limit(limit);
+      return rows.map((r) => r.category);
+    },
+
+    async listRecommended(userId: string, categories: string[], now: Date, limit: number): Promise<SummaryRow[]> {
+      const rows = await db
+        .select(summaryColumns(userId, undefined))
+        .from(events)
+        .where(
+          and(
+            eq(events.status, 'approved'),
+            gt(events.endDate, now),
+            inArray(events.category, categories),
+            sql`not exists (select 1 from ${favorites} where ${favorites.eventId} = ${events.id} and ${favorites.userId} = ${userId})`,
+          ),
+        )
+        .orderBy(desc(sql`${events.favoriteCount} + ${events.attendeeCount}`), asc(events.startDate), asc(events.id))
+        .limit(limit);
+      return rows as SummaryRow[];
+    },
+
+    async listFavorites(userId: string): Promise<SummaryRow[]> {
+      const rows = await db
+        .select({ event: events, isFavorited: sql<boolean>`true`, distanceM: sql<number | null>`null` })
+        .from(favorites)
+        .innerJoin(events, eq(events.id, favorites.eventId))
+        .where(eq(favorites.userId, userId))
+        .orderBy(asc(events.startDate));
+      return rows as SummaryRow[];
+    },
+
+    async insert(values: typeof events.$inferInsert, source: { sourceType: string; url: string; name: string }) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(events).values(values).returning();
+        if (!row) throw new Error('insert returned no row');
+        await tx.insert(eventSources).values({ eventId: row.id, sourceType: source.sourceType, url: source.url, name: source.name });
+        return row;
+      });
+    },
+
+    async update(id: string, patch: Partial<typeof events.$inferInsert>) {
+      const [row] = await db
+        .update(events)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(events.id, id))
+        .returning();
+      return row;
+    },
+
+    /** Serialises toggles of one user's favourite of one event (until the transaction ends). */
+    async lockFavorite(userId: string, eventId: string) {
+      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`fav:${userId}:${eventId}`}))`);
+    },
+
+    async deleteFavorite(userId: string, eventId: string): Promise<boolean> {
+      const rows = await db
+        .delete(favorites)
+        .where(and(eq(favorites.userId, userId), eq(favorites.eventId, eventId)))
+        .returning({ eventId: favorites.eventId });
+      return rows.length > 0;
+    },
+
+    async insertFavorite(userId: string, eventId: string, at: Date): Promise<boolean> {
+      const rows = await db.insert(favorites).values({ userId, eventId, createdAt: at }).onConflictDoNothing().returning({ eventId: favorites.eventId });
+      return rows.length > 0;
+    },
+
+    async addToFavoriteCount(eventId: string, delta: number) {
+      await db
+        .update(events)
+        .set({ favoriteCount: sql`greatest(0, ${events.favoriteCount} + ${delta})` })
+        .where(eq(events.id, eventId));
+    },
+
+    async listByStatus(status: 'pending' | 'approved' | 'rejected', limit: number) {
+      return db.select().from(events).where(eq(events.status, status)).orderBy(asc(events.createdAt)).limit(limit);
+    },
+  };
+}
+
+export type EventsRepository = ReturnType<typeof createEventsRepository>;

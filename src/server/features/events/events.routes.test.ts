@@ -1,0 +1,284 @@
+import ICAL from 'ical.js';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { zonedToUtc } from '../../../contract/time.ts';
+import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildEvent, queryRows } from '../../test/factories.ts';
+
+let t: TestApp;
+const NOW = new Date('2026-11-22T20:00:00Z'); // 12:00 in Portland
+const inHours = (h: number) => new Date(NOW.getTime() + h * 3600 * 1000);
+
+beforeAll(async () => {
+  t = await buildTestApp({ env: { ADMIN_EMAILS: 'events-admin@example.org' } });
+});
+afterAll(async () => t.close());
+beforeEach(async () => {
+  t.clock.set(NOW);
+  await t.database.db.execute(sql`truncate events, favorites, point_awards cascade`);
+  await t.database.db.execute(sql`update users set points = 0`);
+});
+
+const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+const titles = (res: { json: () => { title: string }[] }) => res.json().map((e) => e.title);
+
+describe('GET /api/events', () => {
+  it('lists approved events that have not ended, soonest first, with the total in X-Total-Count', async () => {
+    await buildEvent(t.database.db, { title: 'Later', startDate: inHours(48) });
+    await buildEvent(t.database.db, { title: 'Sooner', startDate: inHours(2) });
+    await buildEvent(t.database.db, { title: 'Running now', startDate: inHours(-1), endDate: inHours(1) });
+    await buildEvent(t.database.db, { title: 'Over', startDate: inHours(-5), endDate: inHours(-3) });
+    await buildEvent(t.database.db, { title: 'Pending', status: 'pending' });
+    await buildEvent(t.database.db, { title: 'Rejected', status: 'rejected' });
+    const res = await get('/api/events');
+    expect(res.statusCode).toBe(200);
+    expect(titles(res)).toEqual(['Running now', 'Sooner', 'Later']);
+    expect(res.headers['x-total-count']).toBe('3');
+    const first = res.json()[0];
+    for (const key of ['id', 'title', 'category', 'sourceType', 'sourceUrl', 'imageUrl', 'startDate', 'venue', 'attendeeCount', 'price', 'isFree', 'isVerified']) {
+      expect(first).toHaveProperty(key);
+    }
+  });
+
+  it('filters by comma-joined categories and source types, exactly, with all meaning none', async () => {
+    await buildEvent(t.database.db, { title: 'Jazz', category: 'Music', sourceType: 'meetup' });
+    await buildEvent(t.database.db, { title: 'Tacos', category: 'Food', sourceType: 'municipal' });
+    await buildEvent(t.database.db, { title: 'Pitch', category: 'Business', sourceType: 'eventbrite' });
+    expect(titles(await get('/api/events?category=Music,Food')).sort()).toEqual(['Jazz', 'Tacos']);
+    expect(titles(await get('/api/events?category=music'))).toEqual([]);
+    expect(titles(await get('/api/events?category=all'))).toHaveLength(3);
+    expect(titles(await get('/api/events?sourceType=eventbrite,meetup')).sort()).toEqual(['Jazz', 'Pitch']);
+    expect(titles(await get('/api/events?category=Music&sourceType=municipal'))).toEqual([]);
+  });
+
+  it('searches title, description and venue, ranked, tolerant of word forms, and always by title substring', async () => {
+    await buildEvent(t.database.db, { title: 'Community Gardening Day', description: 'Bring gloves' });
+    await buildEvent(t.database.db, { title: 'Poetry night', description: 'Readings about gardens and gardeners' });
+    await buildEvent(t.database.db, { title: 'Open mic', venueName: 'The Garden Bar' });
+    await buildEvent(t.database.db, { title: 'Chess club' });
+    const res = await get('/api/events?search=garden');
+    expect(titles(res)[0]).toBe('Community Gardening Day');
+    expect(titles(res).sort()).toEqual(['Community Gardening Day', 'Open mic', 'Poetry night']);
+    expect(titles(await get('/api/events?search=GARDENING'))).toContain('Community Gardening Day');
+    // A plain substring in the middle of a word, which full text alone would miss.
+    expect(titles(await get('/api/events?search=hess'))).toEqual(['Chess club']);
+    // LIKE wildcards are literal.
+    expect(titles(await get('/api/events?search=%25'))).toEqual([]);
+  });
+
+  it('sorts by date, popularity and distance', async () => {
+    await buildEvent(t.database.db, { title: 'Far popular', startDate: inHours(3), favoriteCount: 10, lat: 45.59, lng: -122.75 });
+    await buildEvent(t.database.db, { title: 'Near quiet', startDate: inHours(5), favoriteCount: 0, lat: 45.5155, lng: -122.679 });
+    await buildEvent(t.database.db, { title: 'Mid', startDate: inHours(1), attendeeCount: 4, lat: 45.53, lng: -122.68 });
+    expect(titles(await get('/api/events?sortBy=date'))).toEqual(['Mid', 'Far popular', 'Near quiet']);
+    expect(titles(await get('/api/events?sortBy=popularity'))).toEqual(['Far popular', 'Mid', 'Near quiet']);
+    const byDistance = await get('/api/events?sortBy=distance');
+    expect(titles(byDistance)).toEqual(['Near quiet', 'Mid', 'Far popular']);
+    expect(byDistance.json()[0].distance).toBeLessThan(0.1);
+    // From another point, the order follows that point.
+    expect(titles(await get('/api/events?sortBy=distance&lat=45.59&lng=-122.75'))[0]).toBe('Far popular');
+  });
+
+  it('filters by radius in miles around the given point, or the city centre', async () => {
+    await buildEvent(t.database.db, { title: 'Downtown', lat: 45.5152, lng: -122.6784 });
+    await buildEvent(t.database.db, { title: 'Eight miles out', lat: 45.5152, lng: -122.5135 });
+    await buildEvent(t.database.db, { title: 'Gresham-ish', lat: 45.5, lng: -122.43 });
+    await buildEvent(t.database.db, { title: 'Nowhere', lat: null, lng: null });
+    expect(titles(await get('/api/events?radius=1'))).toEqual(['Downtown']);
+    expect(titles(await get('/api/events?radius=10')).sort()).toEqual(['Downtown', 'Eight miles out']);
+    expect(titles(await get('/api/events?radius=1&lat=45.5&lng=-122.43'))).toEqual(['Gresham-ish']);
+  });
+
+  it('filters by a date window and pages with limit and offset', async () => {
+    for (let i = 0; i < 30; i++) await buildEvent(t.database.db, { title: `E${String(i).padStart(2, '0')}`, startDate: inHours(1 + i * 24) });
+    const week = await get(`/api/events?startDate=${NOW.toISOString()}&endDate=${inHours(24 * 7).toISOString()}`);
+    expect(week.headers['x-total-count']).toBe('7');
+    const p1 = await get('/api/events?sortBy=date');
+    expect(p1.json()).toHaveLength(24);
+    expect(p1.headers['x-total-count']).toBe('30');
+    const p2 = await get('/api/events?sortBy=date&limit=24&offset=24');
+    expect(titles(p2)).toEqual(['E24', 'E25', 'E26', 'E27', 'E28', 'E29']);
+    expect(titles(await get('/api/events?limit=2&offset=1'))).toEqual(['E01', 'E02']);
+  });
+
+  it.each([
+    ['sortBy=loudness', 'sortBy'],
+    ['startDate=yesterday', 'startDate'],
+    ['endDate=2026-13-45', 'endDate'],
+    ['radius=0', 'radius'],
+    ['radius=51', 'radius'],
+    ['limit=101', 'limit'],
+    ['limit=abc', 'limit'],
+    ['offset=-1', 'offset'],
+    ['lat=45.5', 'lat'],
+    ['lat=91&lng=0', 'lat'],
+  ])('answers 400 naming the parameter for %s', async (qs, name) => {
+    const res = await get(`/api/events?${qs}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain(name);
+  });
+});
+
+describe('GET /api/events/:id', () => {
+  it('gives the description and sources; 404 for unknown, malformed or unapproved ids, except to admins', async () => {
+    const admin = await signupUser(t.app); // first account in this file: admin
+    const user = await signupUser(t.app);
+    const e = await buildEvent(t.database.db, { title: 'Detail', description: 'All about it' });
+    const res = await get(`/api/events/${e.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ title: 'Detail', description: 'All about it', sources: [{ sourceType: 'municipal', name: 'municipal feed' }] });
+    expect((await get('/api/events/00000000-0000-0000-0000-000000000000')).statusCode).toBe(404);
+    expect((await get('/api/events/not-an-id')).statusCode).toBe(404);
+    const pending = await buildEvent(t.database.db, { status: 'pending' });
+    expect((await get(`/api/events/${pending.id}`, user.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/events/${pending.id}`, admin.cookie)).statusCode).toBe(200);
+  });
+});
+
+describe('GET /api/events/stats', () => {
+  it('counts today in the city time zone, active sources and neighbourhood coverage', async () => {
+    // 12:00 in Portland; 23:30 tonight is today, 00:30 tomorrow is not.
+    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 23, minute: 30 }, 'America/Los_Angeles'), neighbourhood: 'Downtown' });
+    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 23, hour: 0, minute: 30 }, 'America/Los_Angeles'), neighbourhood: 'Pearl District', sourceType: 'meetup' });
+    await buildEvent(t.database.db, { startDate: inHours(24 * 10), neighbourhood: 'Sellwood' });
+    const res = await get('/api/events/stats');
+    expect(res.json()).toEqual({ totalEvents: 3, todayEvents: 1, activeSources: 2, coverage: 10 });
+  });
+});
+
+describe('GET /api/events/facets', () => {
+  it('counts categories and source types for the other filters', async () => {
+    await buildEvent(t.database.db, { category: 'Music', sourceType: 'meetup', title: 'Jazz brunch' });
+    await buildEvent(t.database.db, { category: 'Music', sourceType: 'municipal', title: 'Jazz in the park' });
+    await buildEvent(t.database.db, { category: 'Food', sourceType: 'municipal', title: 'Jazz and tacos' });
+    await buildEvent(t.database.db, { category: 'Arts', sourceType: 'meetup', title: 'Pottery' });
+    const res = await get('/api/events/facets?search=jazz&category=Music');
+    expect(res.json()).toEqual({
+      categories: [
+        { value: 'Music', count: 2 },
+        { value: 'Food', count: 1 },
+      ],
+      sourceTypes: [
+        { value: 'meetup', count: 1 },
+        { value: 'municipal', count: 1 },
+      ],
+      total: 2,
+    });
+  });
+});
+
+describe('favourites', () => {
+  const toggle = (id: string, cookie?: string) =>
+    t.app.inject({ method: 'POST', url: `/api/user/favorites/${id}`, headers: { origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) } });
+
+  it('toggles, pays 5 points once however often the heart is toggled, and lists favourites', async () => {
+    const { cookie } = await signupUser(t.app);
+    const e = await buildEvent(t.database.db, { title: 'Loved' });
+    expect((await toggle(e.id, cookie)).json()).toEqual({ isFavorited: true });
+    expect((await get('/api/auth/user', cookie)).json().points).toBe(5);
+    expect(titles(await get('/api/user/favorites', cookie))).toEqual(['Loved']);
+    expect((await get(`/api/events/${e.id}`, cookie)).json()).toMatchObject({ isFavorited: true, favoriteCount: 1 });
+    expect((await toggle(e.id, cookie)).json()).toEqual({ isFavorited: false });
+    expect((await toggle(e.id, cookie)).json()).toEqual({ isFavorited: true });
+    expect((await get('/api/auth/user', cookie)).json().points).toBe(5);
+    const awards = await queryRows(t.database.db, sql`select activity_type, points from point_awards`);
+    expect(awards).toEqual([{ activity_type: 'discovered', points: 5 }]);
+  });
+
+  it('keeps a consistent state under 20 concurrent toggles, with at most one award', async () => {
+    const { cookie, user } = await signupUser(t.app);
+    const e = await buildEvent(t.database.db);
+    const results = await Promise.all(Array.from({ length: 20 }, () => toggle(e.id, cookie)));
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    const [favs] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from favorites where user_id = ${user.id}`);
+    const [row] = await queryRows<{ favorite_count: number }>(t.database.db, sql`select favorite_count from events where id = ${e.id}`);
+    const n = favs!.n;
+    expect(row!.favorite_count).toBe(n);
+    expect(n).toBe(0); // an even number of toggles
+    const [awards] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from point_awards where user_id = ${user.id}`);
+    expect(awards!.n).toBe(1);
+    expect((await get('/api/auth/user', cookie)).json().points).toBe(5);
+  });
+
+  it('answers 401 signed out and 404 for an unknown event', async () => {
+    const e = await buildEvent(t.database.db);
+    expect((await toggle(e.id)).statusCode).toBe(401);
+    const { cookie } = await signupUser(t.app);
+    expect((await toggle('00000000-0000-0000-0000-000000000000', cookie)).statusCode).toBe(404);
+    expect((await get('/api/user/favorites')).statusCode).toBe(401);
+  });
+});
+
+describe('recommendations', () => {
+  it('recommends upcoming events in the most-favourited categories, most popular first', async () => {
+    const { cookie } = await signupUser(t.app);
+    expect((await get('/api/events/recommended', cookie)).json()).toEqual([]);
+    const liked = await buildEvent(t.database.db, { category: 'Arts', title: 'Liked' });
+    await buildEvent(t.database.db, { category: 'Arts', title: 'Quiet art' });
+    await buildEvent(t.database.db, { category: 'Arts', title: 'Busy art', favoriteCount: 9 });
+    await buildEvent(t.database.db, { category: 'Sports', title: 'Run' });
+    await t.app.inject({ method: 'POST', url: `/api/user/favorites/${liked.id}`, headers: { origin: TEST_ORIGIN, cookie } });
+    expect(titles(await get('/api/events/recommended', cookie))).toEqual(['Busy art', 'Quiet art']);
+    expect((await get('/api/events/recommended')).statusCode).toBe(401);
+  });
+});
+
+describe('calendars', () => {
+  it('downloads one event as valid iCalendar that parses back', async () => {
+    const e = await buildEvent(t.database.db, {
+      title: 'Café concert; strings, brass & more',
+      description: 'Line one\nLine two with a long text '.repeat(5),
+      venueName: 'Crystal Ballroom',
+      startDate: new Date('2026-12-05T03:00:00Z'),
+      endDate: new Date('2026-12-05T05:00:00Z'),
+    });
+    const res = await get(`/api/events/${e.id}/ics`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/calendar/);
+    expect(res.body.split('\r\n').every((l) => Buffer.byteLength(l) <= 75)).toBe(true);
+    const cal = new ICAL.Component(ICAL.parse(res.body));
+    const vevent = new ICAL.Event(cal.getFirstSubcomponent('vevent')!);
+    expect(vevent.summary).toBe('Café concert; strings, brass & more');
+    expect(vevent.description).toContain('Line one\nLine two');
+    expect(vevent.location).toBe('Crystal Ballroom');
+    expect(vevent.startDate.toJSDate().toISOString()).toBe('2026-12-05T03:00:00.000Z');
+    expect(vevent.uid).toBe(`${e.id}@townbeat`);
+  });
+
+  it('serves a private subscription of the user favourites, whose secret can be reset', async () => {
+    const { cookie } = await signupUser(t.app);
+    const e = await buildEvent(t.database.db, { title: 'Subscribed' });
+    await t.app.inject({ method: 'POST', url: `/api/user/favorites/${e.id}`, headers: { origin: TEST_ORIGIN, cookie } });
+    const { url } = (await get('/api/user/calendar', cookie)).json();
+    expect(url).toMatch(/\/api\/calendar\/[\w-]{20,}\.ics$/);
+    const path = new URL(url).pathname;
+    const feed = await get(path);
+    expect(feed.statusCode).toBe(200);
+    const events = new ICAL.Component(ICAL.parse(feed.body)).getAllSubcomponents('vevent');
+    expect(events.map((v) => v.getFirstPropertyValue('summary'))).toEqual(['Subscribed']);
+    const reset = await t.app.inject({ method: 'POST', url: '/api/user/calendar/reset', headers: { origin: TEST_ORIGIN, cookie } });
+    expect(reset.json().url).not.toBe(url);
+    expect((await get(path)).statusCode).toBe(404);
+    expect((await get(new URL(reset.json().url).pathname)).statusCode).toBe(200);
+  });
+});
+
+describe('admin events', () => {
+  it('lets only admins add an event, validating each field', async () => {
+    const admin = await signupUser(t.app, { email: 'events-admin@example.org' });
+    const user = await signupUser(t.app);
+    const body = { title: 'Hand made', startDate: '2026-12-01T18:00:00-08:00', category: 'Arts', price: 12 };
+    const post = (cookie?: string, payload: object = body) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/events', headers: { origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) }, payload });
+    expect((await post()).statusCode).toBe(401);
+    expect((await post(user.cookie)).statusCode).toBe(403);
+    const created = await post(admin.cookie);
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ title: 'Hand made', category: 'Arts', price: 12, isFree: false, startDate: '2026-12-02T02:00:00.000Z', endDate: '2026-12-02T04:00:00.000Z' });
+    const bad = await post(admin.cookie, { title: '', startDate: 'soon', category: 'Juggling' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(['body.title', 'body.startDate', 'body.category']));
+    const [count] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events`);
+    expect(count!.n).toBe(1);
+  });
+});

@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CalendarLink,
+  EventDetail,
+  EventFacets,
+  EventInput,
+  EventListQuery,
+  EventStats,
+  EventSummary,
+  FavoriteToggleResponse,
+} from '../../../contract/events.ts';
+import type { Clock } from '../../clock.ts';
+import { notFound } from '../../errors.ts';
+import { publicOrigin } from '../../lib/origin.ts';
+import { requireAdmin, requireUser } from '../../plugins/auth.ts';
+import type { AuthRepository } from '../auth/auth.repository.ts';
+import type { EventsService } from './events.service.ts';
+import { toICalendar } from './ics.ts';
+
+const IdParams = z.object({ id: z.string().max(100) });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Unknown ids, including ones that are not ids at all, are simply not found. */
+const eventId = (id: string) => {
+  if (!UUID.test(id)) throw notFound('Event not found');
+  return id;
+};
+const viewerOf = (u: { id: string; role: 'user' | 'admin' } | null) => (u ? { id: u.id, role: u.role } : null);
+
+export interface EventsRoutesDeps {
+  events: EventsService;
+  users: AuthRepository;
+  clock: Clock;
+  publicUrl: string | undefined;
+  cityName: string;
+}
+
+/** Reading events (public), favourites and calendars (signed in), and hand-entered events (admins). */
+export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { events } = deps;
+
+  r.get('/api/events', { schema: { querystring: EventListQuery, response: { 200: z.array(EventSummary) } } }, async (req, reply) => {
+    const { items, total } = await events.list(req.query, viewerOf(req.user));
+    reply.header('x-total-count', String(total));
+    return items;
+  });
+
+  r.get('/api/events/facets', { schema: { querystring: EventListQuery, response: { 200: EventFacets } } }, async (req) => events.facets(req.query));
+
+  r.get('/api/events/stats', { schema: { response: { 200: EventStats } } }, async () => events.stats());
+
+  r.get('/api/events/recommended', { schema: { response: { 200: z.array(EventSummary) } } }, async (req) => events.recommended(viewerOf(requireUser(req))!));
+
+  r.get('/api/events/:id', { schema: { params: IdParams, response: { 200: EventDetail } } }, async (req) => events.get(eventId(req.params.id), viewerOf(req.user)));
+
+  r.get('/api/events/:id/ics', { schema: { params: IdParams } }, async (req, reply) => {
+    const event = await events.get(eventId(req.params.id), viewerOf(req.user));
+    const body = toICalendar([event], { name: event.title, now: deps.clock.now(), origin: publicOrigin(req, deps.publicUrl) });
+    const file = event.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 60) || 'event';
+    return reply.type('text/calendar; charset=utf-8').header('content-disposition', `attachment; filename="${file}.ics"`).send(body);
+  });
+
+  r.post('/api/user/favorites/:id', { schema: { params: IdParams, response: { 200: FavoriteToggleResponse } } }, async (req) => {
+    const user = requireUser(req);
+    const { isFavorited } = await events.toggleFavorite(viewerOf(user)!, eventId(req.params.id));
+    return { isFavorited };
+  });
+
+  r.get('/api/user/favorites', { schema: { response: { 200: z.array(EventSummary) } } }, async (req) => events.favorites(viewerOf(requireUser(req))!));
+
+  const calendarUrl = (origin: string, secret: string) => ({ url: `${origin}/api/calendar/${secret}.ics` });
+
+  r.get('/api/user/calendar', { schema: { response: { 200: CalendarLink } } }, async (req) => {
+    const user = requireUser(req);
+    let secret = user.calendarSecret;
+    if (!secret) {
+      secret = events.newCalendarSecret();
+      await deps.users.updateUser(user.id, { calendarSecret: secret });
+    }
+    return calendarUrl(publicOrigin(req, deps.publicUrl), secret);
+  });
+
+  r.post('/api/user/calendar/reset', { schema: { response: { 200: CalendarLink } } }, async (req) => {
+    const user = requireUser(req);
+    const secret = events.newCalendarSecret();
+    await deps.users.updateUser(user.id, { calendarSecret: secret });
+    return calendarUrl(publicOrigin(req, deps.publicUrl), secret);
+  });
+
+  // The subscription feed: calendar apps cannot sign in, so the secret in the path is the key.
+  r.get('/api/calendar/:file', { schema: { params: z.object({ file: z.string().max(100) }) } }, async (req, reply) => {
+    const secret = req.params.file.replace(/\.ics$/, '');
+    const user = secret.length >= 20 ? await deps.users.findUserByCalendarSecret(secret) : undefined;
+    if (!user) throw notFound('Calendar not found');
+    const list = await events.favorites({ id: user.id, role: user.role });
+    const body = toICalendar(list, { name: `${deps.cityName} events · Townbeat`, now: deps.clock.now(), origin: publicOrigin(req, deps.publicUrl) });
+    return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(body);
+  });
+
+  r.post('/api/admin/events', { schema: { body: EventInput, response: { 201: EventDetail } } }, async (req, reply) => {
+    const admin = requireAdmin(req);
+    return reply.status(201).send(await events.create(req.body, viewerOf(admin)!));
+  });
+}

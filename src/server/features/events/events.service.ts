@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import type { CityConfig } from '../../../contract/city.ts';
+import type { EventDetail, EventFacets, EventInput, EventListQuery, EventStats, EventSummary } from '../../../contract/events.ts';
+import { zonedDayBounds } from '../../../contract/time.ts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../errors.ts';
+import { htmlToText } from '../../lib/text.ts';
+import { appendAward } from '../gaming/ledger.repository.ts';
+import type { UserRow } from '../users/users.table.ts';
+import { createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
+import { metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
+
+export const FAVORITE_DISCOVERY_POINTS = 5;
+const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+export interface Viewer {
+  id: string;
+  role: UserRow['role'];
+}
+
+/** Finding, reading and keeping events. */
+export function createEventsService(deps: { db: Db; clock: Clock; city: CityConfig }) {
+  const { db, clock, city } = deps;
+  const repo = createEventsRepository(db);
+  const unit = city.distanceUnit;
+  const summary = (r: SummaryRow) => toEventSummary(r, unit);
+
+  function toFilter(q: EventListQuery): EventFilter {
+    const wantsDistance = q.radius !== undefined || q.sortBy === 'distance' || q.lat !== undefined;
+    const centre = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : city.center;
+    return {
+      now: clock.now(),
+      categories: q.category,
+      sourceTypes: q.sourceType,
+      search: q.search || undefined,
+      from: q.startDate,
+      to: q.endDate,
+      near: wantsDistance ? { ...centre, radiusM: q.radius ? q.radius * metresPerUnit(unit) : undefined } : undefined,
+    };
+  }
+
+  return {
+    /** One page of approved events that have not ended, and the total count of the filter. */
+    async list(q: EventListQuery, viewer: Viewer | null): Promise<{ items: EventSummary[]; total: number }> {
+      const f = toFilter(q);
+      const [rows, total] = await Promise.all([
+        repo.list(f, q.sortBy ?? 'relevance', { limit: q.limit, offset: q.offset }, viewer?.id ?? null),
+        repo.count(f),
+      ]);
+      return { items: rows.map(summary), total };
+    },
+
+    async facets(q: EventListQuery): Promise<EventFacets> {
+      const f = toFilter(q);
+      const [categories, sourceTypes, total] = await Promise.all([repo.facet(f, 'category'), repo.facet(f, 'sourceType'), repo.count(f)]);
+      return { categories, sourceTypes, total };
+    },
+
+    async get(id: string, viewer: Viewer | null): Promise<EventDetail> {
+      const row = await repo.findById(id, viewer?.id ?? null);
+      if (!row || (row.event.status !== 'approved' && viewer?.role !== 'admin')) throw notFound('Event not found');
+      return toEventDetail(row, await repo.findSources(id), unit);
+    },
+
+    async stats(): Promise<EventStats> {
+      const now = clock.now();
+      const day = zonedDayBounds(now, city.timeZone);
+      const [totalEvents, todayEvents, activeSources, covered] = await Promise.all([
+        repo.count({ now }),
+        repo.countStartingBetween(day.start, day.end),
+        repo.countActiveSources(now),
+        repo.neighbourhoodsWithEvents(now, new Date(now.getTime() + WEEK_MS)),
+      ]);
+      const names = new Set(covered);
+      const hit = city.neighbourhoods.filter((n) => names.has(n.name.toLowerCase())).length;
+      const coverage = Math.round((hit / city.neighbourhoods.length) * 1000) / 10;
+      return { totalEvents, todayEvents, activeSources, coverage };
+    },
+
+    /**
+     * Until the recommender lands: upcoming events in the user's three most-favourited
+     * categories, not yet favourited, most popular first. Empty without favourites.
+     */
+    async recommended(viewer: Viewer): Promise<EventSummary[]> {
+      const categories = await repo.favouriteCategories(viewer.id, 3);
+      if (categories.length === 0) return [];
+      return (await repo.listRecommended(viewer.id, categories, clock.now(), 12)).map(summary);
+    },
+
+    async favorites(viewer: Viewer): Promise<EventSummary[]> {
+      return (await repo.listFavorites(viewer.id)).map(summary);
+    },
+
+    /**
+     * Toggles a favourite. Becoming favourited pays the 'discovered' 5 points once per user and
+     * event, however often the heart is toggled: the ledger's idempotency key decides.
+     */
+    async toggleFavorite(viewer: Viewer, eventId: string): Promise<{ isFavorited: boolean; points: number | null }> {
+      return db.transaction(async (tx) => {
+        const txRepo = createEventsRepository(tx);
+        await txRepo.lockFavorite(viewer.id, eventId);
+        const row = await txRepo.findById(eventId, null);
+        if (!row || row.event.status !== 'approved') throw notFound('Event not found');
+        if (await txRepo.deleteFavorite(viewer.id, eventId)) {
+          await txRepo.addToFavoriteCount(eventId, -1);
+          return { isFavorited: false, points: null };
+        }
+        const now = clock.now();
+        await txRepo.insertFavorite(viewer.id, eventId, now);
+        await txRepo.addToFavoriteCount(eventId, 1);
+        const points = await appendAward(tx, {
+          userId: viewer.id,
+          activityType: 'discovered',
+          reason: 'favorite',
+          targetType: 'event',
+          targetId: eventId,
+          eventId,
+          points: FAVORITE_DISCOVERY_POINTS,
+          description: `Discovered ${row.event.title}`,
+          idempotencyKey: `discovered:event:${eventId}:${viewer.id}`,
+          at: now,
+        });
+        return { isFavorited: true, points };
+      });
+    },
+
+    /** An event an admin enters by hand; approved unless the admin says otherwise. */
+    async create(input: EventInput, admin: Viewer): Promise<EventDetail> {
+      const start = new Date(input.startDate);
+      const end = input.endDate ? new Date(input.endDate) : new Date(start.getTime() + DEFAULT_DURATION_MS);
+      const row = await repo.insert(
+        {
+          title: htmlToText(input.title),
+          description: htmlToText(input.description),
+          category: input.category,
+          categoryConfidence: 1,
+          sourceType: input.sourceType,
+          sourceUrl: input.sourceUrl,
+          imageUrl: input.imageUrl,
+          startDate: start,
+          endDate: end < start ? start : end,
+          timeZone: city.timeZone,
+          venueName: input.venue,
+          address: input.address,
+          neighbourhood: input.neighbourhood,
+          lat: input.lat,
+          lng: input.lng,
+          price: input.price,
+          isFree: input.price === null || input.price === 0,
+          attendeeCount: input.attendeeCount,
+          isVerified: true,
+          status: input.status,
+          contributedBy: admin.id,
+        },
+        { sourceType: input.sourceType, url: input.sourceUrl ?? '', name: 'Added by an admin' },
+      );
+      return this.get(row.id, admin);
+    },
+
+    newCalendarSecret: () => randomBytes(24).toString('base64url'),
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;

@@ -1,0 +1,115 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const venues = pgTable(
+  'venues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    address: text('address'),
+    neighbourhood: text('neighbourhood'),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('venues_name_idx').on(sql`lower(${t.name})`)],
+);
+
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    category: text('category').notNull().default('Other'),
+    categoryConfidence: real('category_confidence').notNull().default(0),
+    sourceType: text('source_type').notNull(),
+    sourceUrl: text('source_url'),
+    imageUrl: text('image_url'),
+    startDate: timestamp('start_date', { withTimezone: true }).notNull(),
+    /** Always set: ingestion fills a default duration when a source gives none. */
+    endDate: timestamp('end_date', { withTimezone: true }).notNull(),
+    timeZone: text('time_zone').notNull(),
+    allDay: boolean('all_day').notNull().default(false),
+    venueId: uuid('venue_id').references(() => venues.id, { onDelete: 'set null' }),
+    venueName: text('venue_name').notNull().default(''),
+    address: text('address'),
+    neighbourhood: text('neighbourhood'),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    attendeeCount: integer('attendee_count').notNull().default(0),
+    price: numeric('price', { precision: 10, scale: 2, mode: 'number' }),
+    isFree: boolean('is_free').notNull().default(false),
+    isVerified: boolean('is_verified').notNull().default(false),
+    isDemo: boolean('is_demo').notNull().default(false),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
+    /** Set when the event vanished from every feed that listed it; kept, not deleted. */
+    goneAt: timestamp('gone_at', { withTimezone: true }),
+    favoriteCount: integer('favorite_count').notNull().default(0),
+    contributedBy: uuid('contributed_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    search: tsvector('search').generatedAlwaysAs(
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(venue_name, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
+    ),
+  },
+  (t) => [
+    index('events_status_start_idx').on(t.status, t.startDate),
+    index('events_status_category_start_idx').on(t.status, t.category, t.startDate),
+    index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
+    index('events_popularity_idx').on(t.status, t.favoriteCount, t.attendeeCount),
+    index('events_status_end_idx').on(t.status, t.endDate),
+    index('events_search_idx').using('gin', t.search),
+    index('events_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
+    index('events_earth_idx').using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`),
+    index('events_venue_idx').on(t.venueId),
+  ],
+);
+
+/** Each feed or contribution an event was seen in. */
+export const eventSources = pgTable(
+  'event_sources',
+  {
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    sourceType: text('source_type').notNull(),
+    url: text('url').notNull().default(''),
+    name: text('name').notNull(),
+    externalId: text('external_id').notNull().default(''),
+    sourceId: uuid('source_id'),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.sourceType, t.externalId, t.url] })],
+);
+
+export type EventRow = typeof events.$inferSelect;
+
+/** A user's favourites; the pair is the key, so a favourite exists at most once. */
+export const favorites = pgTable(
+  'favorites',
+  {
+    userId: uuid('user_id').notNull(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.eventId] }), index('favorites_event_idx').on(t.eventId)],
+);

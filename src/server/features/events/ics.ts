@@ -1,0 +1,70 @@
+import type { EventDetail, EventSummary } from '../../../contract/events.ts';
+
+// RFC 5545 output: CRLF line ends, lines folded at 75 octets, TEXT values escaped.
+
+const enc = new TextEncoder();
+
+/** Folds a content line so no physical line exceeds 75 octets (never splitting a character). */
+export function foldLine(line: string): string {
+  if (enc.encode(line).length <= 75) return line;
+  const parts: string[] = [];
+  let current = '';
+  let size = 0;
+  let limit = 75;
+  for (const ch of line) {
+    const n = enc.encode(ch).length;
+    if (size + n > limit) {
+      parts.push(current);
+      current = '';
+      size = 0;
+      limit = 74; // continuation lines start with one space
+    }
+    current += ch;
+    size += n;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+export const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+
+const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const dateOnly = (iso: string, timeZone: string) => {
+  const p = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  return p.replace(/-/g, '');
+};
+
+function eventLines(e: EventSummary & Partial<Pick<EventDetail, 'description'>>, now: Date, origin: string): string[] {
+  const lines = [`BEGIN:VEVENT`, `UID:${e.id}@townbeat`, `DTSTAMP:${utcStamp(now)}`];
+  if (e.allDay) {
+    lines.push(`DTSTART;VALUE=DATE:${dateOnly(e.startDate, e.timeZone)}`);
+    const endDay = new Date(new Date(e.endDate).getTime() + 1000);
+    lines.push(`DTEND;VALUE=DATE:${dateOnly(endDay.toISOString(), e.timeZone)}`);
+  } else {
+    lines.push(`DTSTART:${utcStamp(new Date(e.startDate))}`, `DTEND:${utcStamp(new Date(e.endDate))}`);
+  }
+  lines.push(`SUMMARY:${escapeText(e.title)}`);
+  if (e.description) lines.push(`DESCRIPTION:${escapeText(e.description)}`);
+  const location = [e.venue, e.address].filter(Boolean).join(', ');
+  if (location) lines.push(`LOCATION:${escapeText(location)}`);
+  if (e.lat !== null && e.lng !== null) lines.push(`GEO:${e.lat.toFixed(6)};${e.lng.toFixed(6)}`);
+  lines.push(`CATEGORIES:${escapeText(e.category)}`);
+  lines.push(`URL:${origin}/events/${e.id}`);
+  lines.push('END:VEVENT');
+  return lines;
+}
+
+/** A whole VCALENDAR of events. */
+export function toICalendar(list: (EventSummary & Partial<Pick<EventDetail, 'description'>>)[], opts: { name: string; now: Date; origin: string }): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Townbeat//Local events//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${escapeText(opts.name)}`,
+    ...list.flatMap((e) => eventLines(e, opts.now, opts.origin)),
+    'END:VCALENDAR',
+  ];
+  return lines.map(foldLine).join('\r\n') + '\r\n';
+}

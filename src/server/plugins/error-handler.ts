@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ErrorCode, ErrorResponse } from '../../contract/errors.ts';
+import { AppError } from '../errors.ts';
+
+const codeByStatus: Record<number, ErrorCode> = {
+  400: 'invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/** Renders every error as `{ code, message, issues? }`; only 4xx messages reach the client. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      const body: ErrorResponse = { code: err.code, message: err.message };
+      return reply.status(err.status).headers(err.headers).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const where = err.validationContext ?? 'body';
+      const issues = err.validation.map((v) => {
+        const path = [where, ...(v.instancePath ? v.instancePath.split('/').filter(Boolean) : [])].join('.');
+        return { path, message: v.message ?? 'is invalid' };
+      });
+      const message = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+      const body: ErrorResponse = { code: 'invalid', message, issues };
+      return reply.status(400).send(body);
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
+      return reply.status(500).send({ code: 'internal', message: 'Internal Server Error' } satisfies ErrorResponse);
+    }
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) {
+      req.log.error({ err }, 'unexpected error');
+      return reply.status(500).send({ code: 'internal', message: 'Internal Server Error' } satisfies ErrorResponse);
+    }
+    let message = err.message;
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) message = 'body: is not valid JSON';
+    if (status === 413) message = 'body: is too large';
+    if (status === 415) message = 'body: must be sent as application/json';
+    const body: ErrorResponse = { code: codeByStatus[status] ?? 'invalid', message };
+    return reply.status(status).send(body);
+  });
+}

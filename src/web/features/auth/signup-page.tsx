@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { SignupBody } from '../../../contract/auth.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { AuthFrame, Field, fieldErrors } from './auth-form.tsx';
+import { formError, useAuthSubmit } from './use-auth-submit.ts';
+
+export default function SignupPage() {
+  const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const submit = useAuthSubmit<SignupBody>('/api/auth/signup', setErrors);
+  const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
+  const returnTo = typeof window === 'undefined' ? '' : window.location.search;
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const parsed = SignupBody.safeParse({ ...form, email: form.email.trim() });
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+    setErrors({});
+    submit.mutate(parsed.data);
+  }
+
+  const serverError = formError(submit.error);
+  return (
+    <AuthFrame
+      title="Create your account"
+      subtitle="Join your city's events, favourite what you love and earn points for taking part."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link href={`/login${returnTo}`} className="font-semibold text-primary underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <div className="grid gap-x-3 sm:grid-cols-2">
+          <Field name="firstName" label="First name" autoComplete="given-name" value={form.firstName} error={errors.firstName} onChange={set('firstName')} />
+          <Field name="lastName" label="Last name" autoComplete="family-name" value={form.lastName} error={errors.lastName} onChange={set('lastName')} />
+        </div>
+        <Field name="email" label="Email" type="email" autoComplete="email" value={form.email} error={errors.email} onChange={set('email')} />
+        <Field
+          name="password"
+          label="Password (8 to 128 characters)"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          error={errors.password}
+          onChange={set('password')}
+        />
+        {serverError && (
+          <p role="alert" className="mb-4 rounded-md bg-destructive/10 p-3 text-sm text-destructive">
+            {serverError}
+          </p>
+        )}
+        <Button type="submit" className="w-full" disabled={submit.isPending}>
+          {submit.isPending ? 'Creating your account…' : 'Create account'}
+        </Button>
+      </form>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,207 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EventSummary } from '../../../contract/events.ts';
+import { buildEvent, buildUser, json, renderApp, stubFetch, type Handler } from '../events/test-helpers.tsx';
+import DiscoverPage from './discover-page.tsx';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const ALL: EventSummary[] = Array.from({ length: 30 }, (_, i) =>
+  buildEvent({ title: `Show ${i + 1}`, category: i % 3 === 0 ? 'Music' : 'Arts', sourceType: i % 2 ? 'meetup' : 'municipal' }),
+);
+
+/** A small imitation of the events API over ALL: category filter, search, limit and offset. */
+function api(opts: { events?: EventSummary[]; recommended?: EventSummary[]; failList?: () => boolean; extra?: Handler } = {}) {
+  const source = opts.events ?? ALL;
+  return stubFetch((url, init) => {
+    const extra = opts.extra?.(url, init);
+    if (extra) return extra;
+    const q = url.searchParams;
+    const cats = q.get('category')?.split(',');
+    const matching = source.filter((e) => (!cats || cats.includes(e.category)) && (!q.get('search') || e.title.includes(q.get('search')!)));
+    switch (url.pathname) {
+      case '/api/events': {
+        if (opts.failList?.()) return json({ code: 'internal', message: 'database down' }, { status: 500 });
+        const offset = Number(q.get('offset') ?? 0);
+        const limit = Number(q.get('limit') ?? 24);
+        return json(matching.slice(offset, offset + limit), { headers: { 'X-Total-Count': String(matching.length) } });
+      }
+      case '/api/events/facets':
+        return json({
+          categories: [
+            { value: 'Music', count: source.filter((e) => e.category === 'Music').length },
+            { value: 'Arts', count: source.filter((e) => e.category === 'Arts').length },
+          ],
+          sourceTypes: [
+            { value: 'meetup', count: 15 },
+            { value: 'municipal', count: 15 },
+            { value: 'ical', count: 0 },
+          ],
+          total: matching.length,
+        });
+      case '/api/events/stats':
+        return json({ totalEvents: 30, todayEvents: 12, activeSources: 4, coverage: 87.5 });
+      case '/api/events/recommended':
+        return json(opts.recommended ?? []);
+      case '/api/health':
+        return json({ status: 'operational', health: { metrics: { system: { uptime: 8_040_000 }, storage: { totalEvents: 30, todayEvents: 12, totalUsers: 7 } } } });
+    }
+    return undefined;
+  });
+}
+
+const cards = () => screen.queryAllByTestId('event-card').filter((c) => c.closest('[aria-labelledby="all-events-heading"]'));
+const allHeading = () => screen.getByRole('heading', { level: 2, name: /^All Events/ });
+
+describe('DiscoverPage', () => {
+  it('shows six skeleton cards, then 24 events with the total, and Load More appends the rest', async () => {
+    api();
+    renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    expect(screen.getAllByTestId('event-card-skeleton')).toHaveLength(6);
+    await waitFor(() => expect(cards()).toHaveLength(24));
+    expect(allHeading().textContent).toBe('All Events (30)');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Discover Events');
+    expect(screen.getByText('Live Updates')).toBeTruthy();
+    expect(await screen.findByText('12 events today')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Scan QR' }).getAttribute('href')).toBe('/qr-scanner');
+    fireEvent.click(screen.getByRole('button', { name: 'Load More Events' }));
+    await waitFor(() => expect(cards()).toHaveLength(30));
+    expect(cards()[24]!.textContent).toContain('Show 25');
+    expect(screen.queryByRole('button', { name: 'Load More Events' })).toBeNull();
+  });
+
+  it('shows live facet counts, the coverage from stats and the production status', async () => {
+    api();
+    renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    const music = await screen.findByRole('checkbox', { name: /^Music/ });
+    await waitFor(() => expect(music.closest('label')!.textContent).toBe('Music10'));
+    expect(screen.getByRole('checkbox', { name: /^Food/ }).closest('label')!.textContent).toBe('Food0');
+    expect((await screen.findByTestId('coverage-value')).textContent).toBe('87.5%');
+    const status = screen.getByRole('region', { name: 'Production Status' });
+    await waitFor(() => expect(within(status).getByText('Operational')).toBeTruthy());
+    expect(within(status).getByText('2h 14m')).toBeTruthy();
+    expect(within(status).getByText('7')).toBeTruthy();
+  });
+
+  it('filters by category through the URL and asks the server for it', async () => {
+    const fetch = api();
+    const { location } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    await waitFor(() => expect(cards()).toHaveLength(24));
+    fireEvent.click(screen.getByRole('checkbox', { name: /^Music/ }));
+    await waitFor(() => expect(allHeading().textContent).toBe('All Events (10)'));
+    expect(location.history!.at(-1)).toBe('/dashboard?category=Music');
+    expect(cards().every((c) => c.getAttribute('data-category') === 'Music')).toBe(true);
+    expect(fetch.mock.calls.some(([u]) => String(u).startsWith('/api/events?') && String(u).includes('category=Music'))).toBe(true);
+  });
+
+  it('reads filters from the URL on load (a shared link)', async () => {
+    const fetch = api();
+    renderApp(<DiscoverPage />, { path: '/dashboard?category=Music&sortBy=date&view=list', user: buildUser() });
+    await waitFor(() => expect(allHeading().textContent).toBe('All Events (10)'));
+    expect((screen.getByRole('checkbox', { name: /^Music/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Sort by') as HTMLSelectElement).value).toBe('date');
+    expect(screen.getByRole('button', { name: 'List view' }).getAttribute('aria-pressed')).toBe('true');
+    const listCall = fetch.mock.calls.map(([u]) => String(u)).find((u) => u.startsWith('/api/events?'))!;
+    expect(new URL(listCall, 'http://x').searchParams.get('sortBy')).toBe('date');
+  });
+
+  it('writes the sort and the view to the URL', async () => {
+    api();
+    const { location } = renderApp(<DiscoverPage />, { path: '/', user: buildUser() });
+    await waitFor(() => expect(cards()).toHaveLength(24));
+    fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: 'date' } });
+    expect(location.history!.at(-1)).toBe('/?sortBy=date');
+    const grid = screen.getByRole('button', { name: 'Grid view' });
+    expect(grid.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'List view' }));
+    expect(location.history!.at(-1)).toBe('/?sortBy=date&view=list');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'List view' }).getAttribute('aria-pressed')).toBe('true'));
+    expect(grid.getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('checks every source type by default without filtering; unchecking one writes the rest', async () => {
+    const fetch = api();
+    const { location } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    await waitFor(() => expect(cards()).toHaveLength(24));
+    const group = screen.getByRole('group', { name: 'Source types' });
+    await waitFor(() => expect(within(group).getAllByRole('checkbox')).toHaveLength(5));
+    expect(within(group).getAllByRole('checkbox').every((b) => (b as HTMLInputElement).checked)).toBe(true);
+    expect(fetch.mock.calls.some(([u]) => String(u).includes('sourceType='))).toBe(false);
+    fireEvent.click(within(group).getByRole('checkbox', { name: /^facebook/ }));
+    expect(location.history!.at(-1)).toBe('/dashboard?sourceType=meetup,municipal,eventbrite,ical');
+  });
+
+  it('choosing custom dates clears them and shows two date inputs', async () => {
+    api();
+    const { location } = renderApp(<DiscoverPage />, { path: '/dashboard?dateRange=week', user: buildUser() });
+    await waitFor(() => expect(cards().length).toBeGreaterThan(0));
+    fireEvent.click(screen.getByRole('radio', { name: 'Custom' }));
+    expect(location.history!.at(-1)).toBe('/dashboard?dateRange=custom');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-12-01' } });
+    expect(location.history!.at(-1)).toBe('/dashboard?dateRange=custom&startDate=2026-12-01');
+    fireEvent.click(screen.getByRole('radio', { name: 'Today' }));
+    expect(location.history!.at(-1)).toBe('/dashboard?dateRange=today');
+  });
+
+  it('moving the distance slider sets the radius in miles', async () => {
+    api();
+    const { location } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    const slider = screen.getByLabelText('Distance') as HTMLInputElement;
+    expect([slider.min, slider.max, slider.step, slider.value]).toEqual(['1', '50', '1', '10']);
+    fireEvent.change(slider, { target: { value: '25' } });
+    expect(location.history!.at(-1)).toBe('/dashboard?radius=25');
+    expect(await screen.findByText('25 miles')).toBeTruthy();
+  });
+
+  it('shows the empty state', async () => {
+    api({ events: [] });
+    renderApp(<DiscoverPage />, { path: '/dashboard?search=qwxyzzy', user: buildUser() });
+    expect(await screen.findByText('No events found')).toBeTruthy();
+    expect(screen.getByText('Try adjusting your filters or search terms')).toBeTruthy();
+    expect(allHeading().textContent).toBe('All Events (0)');
+  });
+
+  it('shows an error with a retry that recovers', async () => {
+    let fail = true;
+    api({ failList: () => fail });
+    renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Events could not be loaded');
+    fail = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(cards()).toHaveLength(24));
+  });
+
+  it('shows the points banner only with points, with the next badge', async () => {
+    api();
+    const { unmount } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser({ points: 0 }) });
+    expect(screen.queryByRole('region', { name: 'Your points' })).toBeNull();
+    unmount();
+    renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser({ points: 65 }) });
+    const banner = screen.getByRole('region', { name: 'Your points' });
+    expect(within(banner).getByTestId('banner-points').textContent).toBe('65 points');
+    expect(within(banner).getByTestId('next-badge').textContent).toBe('Next badge: Champion at 150 points (85 to go)');
+  });
+
+  it('shows AI recommendations only when there are some', async () => {
+    api({ recommended: [] });
+    const { unmount } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    await waitFor(() => expect(cards()).toHaveLength(24));
+    expect(screen.queryByRole('heading', { name: /AI Recommended for You/ })).toBeNull();
+    unmount();
+    api({ recommended: [buildEvent({ title: 'Picked for you' })] });
+    renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    const heading = await screen.findByRole('heading', { name: /AI Recommended for You/ });
+    const section = heading.closest('section')!;
+    expect(within(section).getByText('Personalized')).toBeTruthy();
+    expect(within(section).getByRole('link', { name: 'Picked for you' })).toBeTruthy();
+  });
+
+  it('does not ask for recommendations when signed out', async () => {
+    const fetch = api({ recommended: [buildEvent()] });
+    renderApp(<DiscoverPage />, { path: '/dashboard', user: null });
+    await waitFor(() => expect(cards()).toHaveLength(24));
+    expect(fetch.mock.calls.some(([u]) => String(u).includes('/api/events/recommended'))).toBe(false);
+    expect(screen.queryByRole('heading', { name: /AI Recommended for You/ })).toBeNull();
+  });
+});

@@ -1,0 +1,201 @@
+import { useId } from 'react';
+import { CATEGORIES, OFFERED_SOURCE_TYPES, type EventFacets } from '../../../contract/events.ts';
+import { categoryStyle } from '../events/event-card.tsx';
+import { RADIUS_DEFAULT, RADIUS_MAX, RADIUS_MIN, type DateRange, type DiscoverFiltersApi } from './use-discover-filters.ts';
+
+const DATE_OPTIONS: { value: DateRange | null; label: string }[] = [
+  { value: null, label: 'Any time' },
+  { value: 'today', label: 'Today' },
+  { value: 'week', label: 'This week' },
+  { value: 'month', label: 'This month' },
+  { value: 'custom', label: 'Custom' },
+];
+
+/** Categories in the panel: the seven of the contract, plus 'Other' when some event has it. */
+export function categoryOptions(facets: EventFacets | undefined): string[] {
+  const extra = (facets?.categories ?? []).filter((c) => c.count > 0 && !(CATEGORIES as readonly string[]).includes(c.value)).map((c) => c.value);
+  return [...CATEGORIES, ...extra.sort()];
+}
+
+/** Source types in the panel: the spec's four always, then any other kind the server has. */
+export function sourceTypeOptions(facets: EventFacets | undefined, selected: string[] | null): string[] {
+  const known = new Set<string>(OFFERED_SOURCE_TYPES);
+  const extra = new Set<string>();
+  for (const s of facets?.sourceTypes ?? []) if (!known.has(s.value)) extra.add(s.value);
+  for (const s of selected ?? []) if (!known.has(s)) extra.add(s);
+  return [...OFFERED_SOURCE_TYPES, ...[...extra].sort()];
+}
+
+/**
+ * The next source-type selection after a box changes. No filter (null) means every box is
+ * checked; checking the last unchecked box returns to no filter.
+ */
+export function toggleSourceType(selected: string[] | null, options: string[], value: string, checked: boolean): string[] | null {
+  const current = selected ?? options;
+  const next = checked ? [...new Set([...current, value])] : current.filter((s) => s !== value);
+  return options.every((o) => next.includes(o)) ? null : next;
+}
+
+function Count({ value, loading }: { value: number | undefined; loading: boolean }) {
+  if (loading && value === undefined) return <span className="ml-auto h-4 w-6 animate-pulse rounded bg-muted" aria-hidden />;
+  return <span className="ml-auto rounded-full bg-muted px-2 text-xs tabular-nums text-muted-foreground">{value ?? 0}</span>;
+}
+
+const boxRow = 'flex min-h-11 cursor-pointer items-center gap-3 rounded-md px-2 text-sm hover:bg-muted';
+const legend = 'mb-1 text-sm font-semibold';
+
+/** The Discover filter panel (spec section 2): categories and source types with live counts, date range, distance. */
+export function FilterPanel({
+  api,
+  facets,
+  facetsLoading,
+  distanceUnit = 'mi',
+  headingId,
+}: {
+  api: DiscoverFiltersApi;
+  facets: EventFacets | undefined;
+  facetsLoading: boolean;
+  distanceUnit?: 'mi' | 'km';
+  headingId?: string;
+}) {
+  const { filters } = api;
+  const uid = useId();
+  const categoryCounts = new Map((facets?.categories ?? []).map((c) => [c.value, c.count]));
+  const sourceCounts = new Map((facets?.sourceTypes ?? []).map((c) => [c.value, c.count]));
+  const sources = sourceTypeOptions(facets, filters.sourceTypes);
+  const active =
+    filters.categories.length > 0 || filters.sourceTypes !== null || filters.dateRange !== null || filters.radius !== null;
+  const unitWord = distanceUnit === 'km' ? 'km' : 'miles';
+  const radius = filters.radius ?? RADIUS_DEFAULT;
+
+  return (
+    <section aria-labelledby={headingId ?? `${uid}-heading`} className="rounded-lg border border-border bg-card p-4 shadow-sm">
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <h2 id={headingId ?? `${uid}-heading`} className="text-lg font-bold">
+          Filters
+        </h2>
+        {active && (
+          <button type="button" onClick={api.clearFilters} className="min-h-11 rounded-md px-2 text-sm font-medium text-primary hover:underline">
+            Clear all
+          </button>
+        )}
+      </div>
+
+      <fieldset className="mb-4">
+        <legend className={legend}>Categories</legend>
+        {categoryOptions(facets).map((c) => {
+          const checked = filters.categories.includes(c);
+          return (
+            <label key={c} className={boxRow}>
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-[var(--primary)]"
+                checked={checked}
+                onChange={(e) => api.setCategories(e.target.checked ? [...filters.categories, c] : filters.categories.filter((x) => x !== c))}
+              />
+              <span className="h-2.5 w-2.5 rounded-full" style={{ backgroundColor: categoryStyle(c).color }} aria-hidden />
+              <span>{c}</span>
+              <Count value={categoryCounts.get(c)} loading={facetsLoading} />
+            </label>
+          );
+        })}
+      </fieldset>
+
+      <fieldset className="mb-4">
+        <legend className={legend}>Source types</legend>
+        {sources.map((s) => {
+          const checked = filters.sourceTypes === null || filters.sourceTypes.includes(s);
+          return (
+            <label key={s} className={boxRow}>
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-[var(--primary)]"
+                checked={checked}
+                onChange={(e) => api.setSourceTypes(toggleSourceType(filters.sourceTypes, sources, s, e.target.checked))}
+              />
+              <span>{s}</span>
+              <Count value={sourceCounts.get(s)} loading={facetsLoading} />
+            </label>
+          );
+        })}
+      </fieldset>
+
+      <fieldset className="mb-4">
+        <legend className={legend}>Date range</legend>
+        {DATE_OPTIONS.map((o) => (
+          <label key={o.label} className={boxRow}>
+            <input
+              type="radio"
+              name={`${uid}-date-range`}
+              className="h-4 w-4 accent-[var(--primary)]"
+              checked={filters.dateRange === o.value}
+              onChange={() => api.setDateRange(o.value)}
+            />
+            <span>{o.label}</span>
+          </label>
+        ))}
+        {filters.dateRange === 'custom' && (
+          <div className="mt-2 grid grid-cols-2 gap-2">
+            <label className="grid gap-1 text-xs font-medium">
+              From
+              <input
+                type="date"
+                value={filters.startDate}
+                max={filters.endDate || undefined}
+                onChange={(e) => api.setCustomDate('startDate', e.target.value)}
+                className="min-h-11 rounded-md border border-border bg-background px-2 text-sm"
+              />
+            </label>
+            <label className="grid gap-1 text-xs font-medium">
+              To
+              <input
+                type="date"
+                value={filters.endDate}
+                min={filters.startDate || undefined}
+                onChange={(e) => api.setCustomDate('endDate', e.target.value)}
+                className="min-h-11 rounded-md border border-border bg-background px-2 text-sm"
+              />
+            </label>
+          </div>
+        )}
+      </fieldset>
+
+      <div>
+        <div className="mb-1 flex items-center justify-between gap-2">
+          <label htmlFor={`${uid}-distance`} className="text-sm font-semibold">
+            Distance
+          </label>
+          <output htmlFor={`${uid}-distance`} className="text-sm text-muted-foreground" aria-live="polite">
+            {filters.radius === null ? 'Any distance' : `${filters.radius} ${unitWord}`}
+          </output>
+        </div>
+        <input
+          id={`${uid}-distance`}
+          type="range"
+          min={RADIUS_MIN}
+          max={RADIUS_MAX}
+          step={1}
+          value={radius}
+          aria-valuetext={filters.radius === null ? `Any distance (slide to limit, ${RADIUS_DEFAULT} ${unitWord})` : `${radius} ${unitWord}`}
+          onChange={(e) => api.setRadius(Number(e.target.value))}
+          className="h-11 w-full accent-[var(--primary)]"
+        />
+        <div className="flex items-center justify-between text-xs text-muted-foreground">
+          <span>
+            {RADIUS_MIN} {unitWord}
+          </span>
+          {filters.radius !== null ? (
+            <button type="button" onClick={() => api.setRadius(null)} className="min-h-11 px-2 font-medium text-primary hover:underline">
+              Any distance
+            </button>
+          ) : (
+            <span>from you, or the city centre</span>
+          )}
+          <span>
+            {RADIUS_MAX} {unitWord}
+          </span>
+        </div>
+      </div>
+    </section>
+  );
+}

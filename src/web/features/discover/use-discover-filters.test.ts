@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { toggleSourceType, sourceTypeOptions } from './filter-panel.tsx';
+import { dateWindow, filterParams, listParams, parseFilters, type QueryContext } from './use-discover-filters.ts';
+import { nextBadge } from './discover-page.tsx';
+import { formatUptime } from './production-status.tsx';
+
+const NOW = Date.parse('2026-11-20T18:00:00.000Z');
+const ctx: QueryContext = { now: NOW, timeZone: 'America/Los_Angeles', position: null };
+
+describe('parseFilters', () => {
+  it('reads defaults from an empty query', () => {
+    expect(parseFilters(new URLSearchParams())).toEqual({
+      categories: [],
+      sourceTypes: null,
+      search: '',
+      sortBy: 'relevance',
+      dateRange: null,
+      startDate: '',
+      endDate: '',
+      radius: null,
+      view: 'grid',
+    });
+  });
+
+  it('reads every filter and ignores malformed values', () => {
+    const f = parseFilters(new URLSearchParams('category=Music,Arts&sourceType=meetup&search=%20jazz%20&sortBy=date&dateRange=custom&startDate=2026-12-01&endDate=nope&radius=99&view=list'));
+    expect(f).toMatchObject({ categories: ['Music', 'Arts'], sourceTypes: ['meetup'], search: 'jazz', sortBy: 'date', dateRange: 'custom', startDate: '2026-12-01', endDate: '', radius: 50, view: 'list' });
+    expect(parseFilters(new URLSearchParams('sortBy=cheapest&dateRange=year&radius=x&category=all')).sortBy).toBe('relevance');
+    expect(parseFilters(new URLSearchParams('dateRange=year')).dateRange).toBeNull();
+    expect(parseFilters(new URLSearchParams('category=all')).categories).toEqual([]);
+    expect(parseFilters(new URLSearchParams('sourceType=')).sourceTypes).toEqual([]);
+  });
+});
+
+describe('dateWindow', () => {
+  it('today, week and month count 24 h, 7 days and 30 days from now', () => {
+    const day = 24 * 3600 * 1000;
+    for (const [range, len] of [['today', day], ['week', 7 * day], ['month', 30 * day]] as const) {
+      const w = dateWindow({ dateRange: range, startDate: '', endDate: '' }, NOW, 'UTC');
+      expect(w.start?.getTime()).toBe(NOW);
+      expect(w.end!.getTime() - NOW).toBe(len);
+    }
+  });
+
+  it('custom days run from midnight to midnight in the city zone, in order', () => {
+    const w = dateWindow({ dateRange: 'custom', startDate: '2026-12-05', endDate: '2026-12-01' }, NOW, 'America/Los_Angeles');
+    expect(w.start?.toISOString()).toBe('2026-12-01T08:00:00.000Z');
+    expect(w.end?.toISOString()).toBe('2026-12-06T08:00:00.000Z');
+    expect(dateWindow({ dateRange: 'custom', startDate: '', endDate: '' }, NOW, 'UTC')).toEqual({ start: undefined, end: undefined });
+  });
+});
+
+describe('query parameters', () => {
+  it('send the filters, the sort, and a position only when a distance matters', () => {
+    const f = parseFilters(new URLSearchParams('category=Music&sortBy=date&dateRange=today&search=jazz'));
+    const p = listParams(f, { ...ctx, position: { lat: 45.5, lng: -122.6 } });
+    expect(p.get('category')).toBe('Music');
+    expect(p.get('sortBy')).toBe('date');
+    expect(p.get('search')).toBe('jazz');
+    expect(p.get('startDate')).toBe(new Date(NOW).toISOString());
+    expect(p.has('lat')).toBe(false);
+    expect(p.has('sourceType')).toBe(false);
+    const near = filterParams(parseFilters(new URLSearchParams('radius=5')), { ...ctx, position: { lat: 45.5, lng: -122.6 } });
+    expect([near.get('lat'), near.get('lng'), near.get('radius')]).toEqual(['45.5000', '-122.6000', '5']);
+    // Without the visitor's position the server measures from the city centre.
+    const centre = filterParams(parseFilters(new URLSearchParams('radius=5')), ctx);
+    expect(centre.has('lat')).toBe(false);
+    expect(centre.get('radius')).toBe('5');
+    expect(filterParams(parseFilters(new URLSearchParams('sortBy=date')), ctx).has('sortBy')).toBe(false);
+  });
+});
+
+describe('source-type boxes', () => {
+  const facets = { categories: [], sourceTypes: [{ value: 'meetup', count: 3 }, { value: 'ical', count: 2 }], total: 5 };
+  it('list the four offered kinds, then any other kind the server has', () => {
+    expect(sourceTypeOptions(facets, null)).toEqual(['facebook', 'meetup', 'municipal', 'eventbrite', 'ical']);
+    expect(sourceTypeOptions(undefined, ['rss'])).toEqual(['facebook', 'meetup', 'municipal', 'eventbrite', 'rss']);
+  });
+  it('unchecking one from no filter writes the explicit rest; checking the last one returns to no filter', () => {
+    const options = sourceTypeOptions(facets, null);
+    const next = toggleSourceType(null, options, 'facebook', false);
+    expect(next).toEqual(['meetup', 'municipal', 'eventbrite', 'ical']);
+    expect(toggleSourceType(next, options, 'facebook', true)).toBeNull();
+    expect(toggleSourceType(['meetup'], options, 'meetup', false)).toEqual([]);
+  });
+});
+
+describe('nextBadge (the discover banner reading)', () => {
+  it('is Explorer at 50 under 50, Champion at 150 under 150, then Local Legend!', () => {
+    expect(nextBadge(1)).toEqual({ name: 'Explorer', target: 50 });
+    expect(nextBadge(49)).toEqual({ name: 'Explorer', target: 50 });
+    expect(nextBadge(50)).toEqual({ name: 'Champion', target: 150 });
+    expect(nextBadge(149)).toEqual({ name: 'Champion', target: 150 });
+    expect(nextBadge(150)).toEqual({ name: 'Local Legend!', target: null });
+    expect(nextBadge(3000)).toEqual({ name: 'Local Legend!', target: null });
+  });
+});
+
+describe('formatUptime', () => {
+  it('reads milliseconds as days, hours, minutes or seconds', () => {
+    expect(formatUptime(42_000)).toBe('42s');
+    expect(formatUptime(5 * 60_000)).toBe('5m');
+    expect(formatUptime((2 * 60 + 14) * 60_000)).toBe('2h 14m');
+    expect(formatUptime((3 * 24 + 4) * 3600_000)).toBe('3d 4h');
+  });
+});

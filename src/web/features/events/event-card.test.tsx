@@ -1,0 +1,130 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { dismissToast } from '../../components/ui/use-toast.ts';
+import { EventCard, EventCardSkeleton } from './event-card.tsx';
+import { formatEventWhen } from './events.queries.ts';
+import { buildEvent, buildUser, json, renderApp, stubFetch } from './test-helpers.tsx';
+import { FAVORITE_REDIRECT_MS, loginNavigation } from './use-toggle-favorite.ts';
+
+const realGo = loginNavigation.go;
+afterEach(() => {
+  loginNavigation.go = realGo;
+  vi.unstubAllGlobals();
+  act(() => dismissToast());
+});
+
+describe('formatEventWhen', () => {
+  it('formats the start in the city zone, not the browser zone', () => {
+    const e = { startDate: '2026-11-29T03:00:00.000Z', allDay: false };
+    expect(formatEventWhen(e, 'America/Los_Angeles')).toBe('Sat, Nov 28 · 7:00 PM');
+    expect(formatEventWhen(e, 'Europe/Berlin')).toBe('Sun, Nov 29 · 4:00 AM');
+  });
+  it('says All day for all-day events', () => {
+    expect(formatEventWhen({ startDate: '2026-11-28T08:00:00.000Z', allDay: true }, 'America/Los_Angeles')).toBe('Sat, Nov 28 · All day');
+  });
+});
+
+describe('EventCard', () => {
+  it('shows the facts: title link, category, date in the city zone, venue, price, attendees, source', () => {
+    const e = buildEvent({ title: 'Zebra Jazz Quartet', price: 15, isFree: false, sourceType: 'eventbrite', neighbourhood: 'Pearl District' });
+    renderApp(<EventCard event={e} />);
+    const card = screen.getByRole('article');
+    const link = within(card).getByRole('link', { name: 'Zebra Jazz Quartet' });
+    expect(link.getAttribute('href')).toBe(`/events/${e.id}`);
+    expect(within(card).getByRole('heading', { level: 3 }).textContent).toBe('Zebra Jazz Quartet');
+    expect(within(card).getByText('Music')).toBeTruthy();
+    expect(within(card).getByText('Sat, Nov 28 · 7:00 PM')).toBeTruthy();
+    expect(within(card).getByText(/Crystal Ballroom · Pearl District/)).toBeTruthy();
+    expect(within(card).getByTestId('price-label').textContent).toBe('$15 per person');
+    expect(within(card).getByText('42 attendees')).toBeTruthy();
+    expect(within(card).getByTestId('source-type').textContent).toBe('eventbrite');
+  });
+
+  it('labels free events Free (spec section 5)', () => {
+    renderApp(<EventCard event={buildEvent({ isFree: false, price: null })} variant="list" />);
+    expect(screen.getByTestId('price-label').textContent).toBe('Free');
+  });
+
+  it('draws the category pattern when there is no image, and when the image fails', () => {
+    const { unmount } = renderApp(<EventCard event={buildEvent({ imageUrl: null, category: 'Arts' })} />);
+    expect(screen.getByTestId('category-pattern')).toBeTruthy();
+    unmount();
+    const { container } = renderApp(<EventCard event={buildEvent({ imageUrl: 'https://img.example/broken.jpg' })} />);
+    const img = container.querySelector('img');
+    expect(img).not.toBeNull();
+    expect(screen.queryByTestId('category-pattern')).toBeNull();
+    fireEvent.error(img!);
+    expect(container.querySelector('img')).toBeNull();
+    expect(screen.getByTestId('category-pattern')).toBeTruthy();
+  });
+
+  it('has a skeleton with the card shape', () => {
+    const { container } = renderApp(<EventCardSkeleton />);
+    expect(container.querySelector('[data-testid="event-card-skeleton"] .aspect-video')).not.toBeNull();
+  });
+});
+
+describe('favouriting from a card', () => {
+  it('signed out: Login Required, then the login page after 500 ms', async () => {
+    const go = vi.fn();
+    loginNavigation.go = go;
+    const fetch = stubFetch(() => undefined);
+    const e = buildEvent({ title: 'Zebra Jazz Quartet' });
+    renderApp(<EventCard event={e} />, { user: null });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Zebra Jazz Quartet to favorites' }));
+    expect(await screen.findByText('Login Required')).toBeTruthy();
+    expect(screen.getByText('Please log in to save favorites')).toBeTruthy();
+    const clickedAt = Date.now();
+    expect(go).not.toHaveBeenCalled();
+    await waitFor(() => expect(go).toHaveBeenCalledTimes(1), { timeout: 2000 });
+    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(FAVORITE_REDIRECT_MS - 50);
+    expect(go.mock.calls[0]![0]).toMatch(/^\/api\/login\?returnTo=%2F/);
+    expect(fetch.mock.calls.filter(([u]) => String(u).includes('/api/user/favorites'))).toHaveLength(0);
+  });
+
+  it('signed in: the heart follows the answer and the user and events are refreshed', async () => {
+    const e = buildEvent({ title: 'Zebra Jazz Quartet' });
+    let favorited = false;
+    const fetch = stubFetch((url, init) => {
+      if (url.pathname === `/api/user/favorites/${e.id}` && init?.method === 'POST') {
+        favorited = !favorited;
+        return json({ isFavorited: favorited });
+      }
+      if (url.pathname === '/api/auth/user') return json(buildUser({ points: 5 }));
+    });
+    const { client } = renderApp(<EventCard event={e} />, { user: buildUser() });
+    const heart = screen.getByRole('button', { name: 'Add Zebra Jazz Quartet to favorites' });
+    expect(heart.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(heart);
+    await waitFor(() => expect(heart.getAttribute('aria-pressed')).toBe('true'));
+    expect(heart.getAttribute('aria-label')).toBe('Remove Zebra Jazz Quartet from favorites');
+    await waitFor(() => expect(fetch.mock.calls.some(([u]) => String(u) === '/api/auth/user')).toBe(true));
+    await waitFor(() => expect((client.getQueryData(['/api/auth/user']) as { points: number }).points).toBe(5));
+    fireEvent.click(heart);
+    await waitFor(() => expect(heart.getAttribute('aria-pressed')).toBe('false'));
+  });
+
+  it('a 401 from the server: Unauthorized, then the login page', async () => {
+    const go = vi.fn();
+    loginNavigation.go = go;
+    stubFetch((url) => (url.pathname.startsWith('/api/user/favorites/') ? json({ code: 'unauthorized', message: 'Sign in' }, { status: 401 }) : undefined));
+    renderApp(<EventCard event={buildEvent({ title: 'Gig' })} />, { user: buildUser() });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Gig to favorites' }));
+    expect(await screen.findByText('Unauthorized')).toBeTruthy();
+    expect(screen.getByText('You are logged out. Logging in again...')).toBeTruthy();
+    await waitFor(() => expect(go).toHaveBeenCalledTimes(1), { timeout: 2000 });
+    expect(screen.getByRole('button', { name: 'Add Gig to favorites' }).getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('another failure: Error / Failed to update favorite, no redirect', async () => {
+    const go = vi.fn();
+    loginNavigation.go = go;
+    stubFetch((url) => (url.pathname.startsWith('/api/user/favorites/') ? json({ code: 'internal', message: 'boom' }, { status: 500 }) : undefined));
+    renderApp(<EventCard event={buildEvent({ title: 'Gig' })} />, { user: buildUser() });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Gig to favorites' }));
+    expect(await screen.findByText('Failed to update favorite')).toBeTruthy();
+    expect(screen.getByText('Error')).toBeTruthy();
+    await new Promise((r) => setTimeout(r, FAVORITE_REDIRECT_MS + 100));
+    expect(go).not.toHaveBeenCalled();
+  });
+});

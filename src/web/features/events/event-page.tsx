@@ -1,0 +1,312 @@
+import { ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, MapPin, RefreshCw, Share2, Ticket, Users } from 'lucide-react';
+import { Link, useParams } from 'wouter';
+import type { Neighbourhood } from '../../../contract/city.ts';
+import { priceLabel } from '../../../contract/events.ts';
+import type { z } from 'zod';
+import { Button, buttonClass } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { CategoryChip, categoryStyle, EventImage } from './event-card.tsx';
+import { formatEventEnd, formatEventWhen, useCityConfig, useEventDetail } from './events.queries.ts';
+import { FavoriteButton } from './favorite-button.tsx';
+
+type Place = z.infer<typeof Neighbourhood>;
+
+const MAP_W = 400;
+const MAP_H = 260;
+const MAP_PAD = 28;
+
+/** Projects places into the map box: equirectangular, longitude shrunk by cos(latitude), centred. */
+export function projectPlaces(places: Place[], width = MAP_W, height = MAP_H, pad = MAP_PAD): { x: number; y: number }[] {
+  if (places.length === 0) return [];
+  const lats = places.map((p) => p.lat);
+  const lngs = places.map((p) => p.lng);
+  const [minLat, maxLat, minLng, maxLng] = [Math.min(...lats), Math.max(...lats), Math.min(...lngs), Math.max(...lngs)];
+  const k = Math.cos((((minLat + maxLat) / 2) * Math.PI) / 180);
+  const spanX = Math.max((maxLng - minLng) * k, 1e-6);
+  const spanY = Math.max(maxLat - minLat, 1e-6);
+  const scale = Math.min((width - 2 * pad) / spanX, (height - 2 * pad) / spanY);
+  const offX = (width - spanX * scale) / 2;
+  const offY = (height - spanY * scale) / 2;
+  return places.map((p) => ({ x: offX + (p.lng - minLng) * k * scale, y: offY + (maxLat - p.lat) * scale }));
+}
+
+/**
+ * An offline map: the city's neighbourhood centres as small labelled dots and the venue as the
+ * highlighted marker, drawn over a plain background (no tiles, no outside requests).
+ */
+export function MiniMap({ venue, neighbourhoods, color }: { venue: Place; neighbourhoods: Place[]; color: string }) {
+  const points = projectPlaces([venue, ...neighbourhoods]);
+  const [v, ...hoods] = points as [{ x: number; y: number }, ...{ x: number; y: number }[]];
+  // Labels that would overlap one already placed are left out (the venue's is placed first).
+  const placed: { x1: number; y1: number; x2: number; y2: number }[] = [];
+  const fits = (x: number, y: number, text: string, size: number) => {
+    const w = text.length * size * 0.55;
+    const box = { x1: x, y1: y - size, x2: x + w, y2: y + 2 };
+    if (box.x2 > MAP_W - 2) return false;
+    if (placed.some((b) => box.x1 < b.x2 && box.x2 > b.x1 && box.y1 < b.y2 && box.y2 > b.y1)) return false;
+    placed.push(box);
+    return true;
+  };
+  const venueLabel = fits(v.x + 10, v.y + 4, venue.name, 12);
+  return (
+    <svg viewBox={`0 0 ${MAP_W} ${MAP_H}`} role="img" aria-labelledby="mini-map-title" className="h-auto w-full rounded-lg border border-border bg-muted" data-testid="mini-map">
+      <title id="mini-map-title">{`Map: ${venue.name} among the city's neighbourhoods`}</title>
+      <defs>
+        <pattern id="mini-map-grid" width="20" height="20" patternUnits="userSpaceOnUse">
+          <path d="M 20 0 L 0 0 0 20" fill="none" stroke="var(--border)" strokeWidth="1" />
+        </pattern>
+      </defs>
+      <rect width={MAP_W} height={MAP_H} fill="url(#mini-map-grid)" />
+      {hoods.map((p, i) => {
+        const n = neighbourhoods[i]!;
+        return (
+          <g key={n.name} data-testid="map-neighbourhood">
+            <circle cx={p.x} cy={p.y} r={3} fill="var(--muted-foreground)" opacity={0.7} />
+            {fits(p.x + 5, p.y + 3, n.name, 9) && (
+              <text x={p.x + 5} y={p.y + 3} fontSize={9} fill="var(--muted-foreground)">
+                {n.name}
+              </text>
+            )}
+          </g>
+        );
+      })}
+      <g data-testid="map-venue">
+        <circle cx={v.x} cy={v.y} r={14} fill={color} opacity={0.2} />
+        <circle cx={v.x} cy={v.y} r={7} fill={color} stroke="var(--card)" strokeWidth={2.5} />
+        {venueLabel && (
+          <text x={v.x + 10} y={v.y + 4} fontSize={12} fontWeight={700} fill="var(--foreground)" stroke="var(--muted)" strokeWidth={3} paintOrder="stroke">
+            {venue.name}
+          </text>
+        )}
+      </g>
+    </svg>
+  );
+}
+
+function EventPageSkeleton() {
+  return (
+    <div role="status" aria-label="Loading event" className="animate-pulse">
+      <div className="mb-4 h-5 w-36 rounded bg-muted" />
+      <div className="aspect-video w-full rounded-lg bg-muted" />
+      <div className="mt-6 h-9 w-3/4 rounded bg-muted" />
+      <div className="mt-4 grid gap-2">
+        <div className="h-5 w-1/2 rounded bg-muted" />
+        <div className="h-5 w-2/5 rounded bg-muted" />
+        <div className="h-5 w-1/4 rounded bg-muted" />
+      </div>
+      <div className="mt-6 h-24 w-full rounded bg-muted" />
+    </div>
+  );
+}
+
+const backLink = (
+  <Link href="/" className="mb-4 inline-flex min-h-11 items-center gap-2 text-sm font-medium text-primary hover:underline">
+    <ArrowLeft className="h-4 w-4" aria-hidden />
+    Back to Discover
+  </Link>
+);
+
+async function shareEvent(title: string) {
+  const url = window.location.href;
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share({ title, url });
+      return;
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      // Sharing refused or unsupported for this data: fall back to copying.
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    toast({ title: 'Link copied', description: 'The event link is on your clipboard.' });
+  } catch {
+    toast({ title: 'Could not copy the link', description: url, variant: 'destructive' });
+  }
+}
+
+/** One event, public (spec: reading events needs no sign-in): /events/:id. */
+export default function EventPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const { data: event, isPending, error, refetch, isFetching } = useEventDetail(id);
+  const { data: config } = useCityConfig();
+
+  if (isPending) return <EventPageSkeleton />;
+  if (error || !event) {
+    const missing = error instanceof ApiError && (error.status === 404 || error.status === 400);
+    return (
+      <div className="py-10 text-center">
+        {missing ? (
+          <>
+            <h1 className="text-3xl font-bold">Event not found</h1>
+            <p className="mt-2 text-muted-foreground">This event may have been removed, or the link is not quite right.</p>
+          </>
+        ) : (
+          <div role="alert">
+            <h1 className="text-3xl font-bold">Event could not be loaded</h1>
+            <p className="mt-2 text-muted-foreground">Something went wrong ({error?.message}). Check your connection and try again.</p>
+            <Button variant="outline" className="mt-4" onClick={() => void refetch()} disabled={isFetching}>
+              <RefreshCw className="h-4 w-4" aria-hidden />
+              Try again
+            </Button>
+          </div>
+        )}
+        <Link href="/" className={buttonClass('primary', 'mt-6')}>
+          <ArrowLeft className="h-4 w-4" aria-hidden />
+          Back to Discover
+        </Link>
+      </div>
+    );
+  }
+
+  const tz = config?.city.timeZone;
+  const locale = config?.city.locale;
+  const when = formatEventWhen(event, tz, locale);
+  const until = formatEventEnd(event, tz, locale);
+  const hasPosition = event.lat !== null && event.lng !== null;
+
+  return (
+    <article className="mx-auto max-w-4xl">
+      {backLink}
+      <div className="relative aspect-video w-full overflow-hidden rounded-lg">
+        <EventImage event={event} alt={event.title} className="h-full w-full" />
+        <CategoryChip category={event.category} className="absolute left-3 top-3" />
+      </div>
+
+      <div className="mt-6 flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 flex-1">
+          <h1 className="text-3xl font-bold leading-tight">{event.title}</h1>
+          {event.isDemo && <p className="mt-1 text-xs font-medium text-muted-foreground">Demo content</p>}
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <FavoriteButton eventId={event.id} title={event.title} isFavorited={event.isFavorited} outline />
+          <a href={`/api/events/${encodeURIComponent(event.id)}/ics`} download className={buttonClass('outline')}>
+            <CalendarPlus className="h-4 w-4" aria-hidden />
+            Add to calendar
+          </a>
+          <Button variant="outline" onClick={() => void shareEvent(event.title)}>
+            <Share2 className="h-4 w-4" aria-hidden />
+            Share
+          </Button>
+        </div>
+      </div>
+
+      <div className="mt-6 grid gap-6 md:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0">
+          <dl className="grid gap-3 rounded-lg border border-border bg-card p-4">
+            <div className="flex gap-3">
+              <CalendarDays className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
+              <div>
+                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">When</dt>
+                <dd>
+                  <time dateTime={event.startDate}>{when}</time>
+                  {until && (
+                    <>
+                      {' – '}
+                      <time dateTime={event.endDate}>{until}</time>
+                    </>
+                  )}
+                </dd>
+              </div>
+            </div>
+            <div className="flex gap-3">
+              <MapPin className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
+              <div>
+                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Where</dt>
+                <dd>
+                  <span className="font-medium">{event.venue || 'Venue to be announced'}</span>
+                  {event.address && <span className="block text-sm text-muted-foreground">{event.address}</span>}
+                  {event.neighbourhood && <span className="block text-sm text-muted-foreground">{event.neighbourhood}</span>}
+                </dd>
+              </div>
+            </div>
+            <div className="flex gap-3">
+              <Ticket className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
+              <div>
+                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Price</dt>
+                <dd className="font-semibold" data-testid="price-label">
+                  {priceLabel(event)}
+                </dd>
+              </div>
+            </div>
+            <div className="flex gap-3">
+              <Users className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
+              <div>
+                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Attendees</dt>
+                <dd>
+                  {event.attendeeCount.toLocaleString('en-US')} attending · {event.favoriteCount.toLocaleString('en-US')}{' '}
+                  {event.favoriteCount === 1 ? 'favorite' : 'favorites'}
+                </dd>
+              </div>
+            </div>
+            <div className="flex gap-3">
+              <span className="mt-1.5 h-3 w-3 shrink-0 rounded-full" style={{ backgroundColor: categoryStyle(event.category).color }} aria-hidden />
+              <div>
+                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Category</dt>
+                <dd>{event.category}</dd>
+              </div>
+            </div>
+          </dl>
+
+          <section aria-labelledby="about-heading" className="mt-6">
+            <h2 id="about-heading" className="text-xl font-bold">
+              About this event
+            </h2>
+            {event.description.trim() ? (
+              <p className="mt-2 whitespace-pre-wrap break-words leading-relaxed" data-testid="event-description">
+                {event.description}
+              </p>
+            ) : (
+              <p className="mt-2 text-muted-foreground">No description was given for this event.</p>
+            )}
+          </section>
+
+          <section aria-labelledby="sources-heading" className="mt-6">
+            <h2 id="sources-heading" className="text-xl font-bold">
+              Sources
+            </h2>
+            {event.sources.length === 0 ? (
+              <p className="mt-2 text-muted-foreground">Entered directly on Townbeat.</p>
+            ) : (
+              <ul className="mt-2 grid gap-2" data-testid="event-sources">
+                {event.sources.map((s, i) => (
+                  <li key={`${s.sourceType}-${s.url}-${i}`} className="flex flex-wrap items-center gap-2 rounded-lg border border-border bg-card px-3 py-2">
+                    <span className="rounded-full bg-muted px-2 py-0.5 text-xs font-semibold">{s.sourceType}</span>
+                    {s.url ? (
+                      <a href={s.url} target="_blank" rel="noopener noreferrer" className="inline-flex min-h-11 items-center gap-1 font-medium text-primary hover:underline">
+                        {s.name || s.url}
+                        <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+                        <span className="sr-only">(opens in a new tab)</span>
+                      </a>
+                    ) : (
+                      <span className="font-medium">{s.name}</span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </div>
+
+        <aside aria-labelledby="location-heading">
+          <h2 id="location-heading" className="mb-2 text-xl font-bold">
+            Location
+          </h2>
+          {hasPosition && config ? (
+            <MiniMap
+              venue={{ name: event.venue || 'Venue', lat: event.lat!, lng: event.lng! }}
+              neighbourhoods={config.city.neighbourhoods}
+              color={categoryStyle(event.category).color}
+            />
+          ) : (
+            <p className="rounded-lg border border-dashed border-border bg-card p-4 text-sm text-muted-foreground">
+              {hasPosition ? 'Loading the map…' : 'No map position was given for this venue.'}
+            </p>
+          )}
+          {event.address && <p className="mt-2 text-sm text-muted-foreground">{event.address}</p>}
+        </aside>
+      </div>
+    </article>
+  );
+}
