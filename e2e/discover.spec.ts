@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, request, type Page } from '@playwright/test';
 import { hasChromium, NO_CHROMIUM, newUser, signUpThroughUi } from './fixtures.ts';
 import { SEED } from './seed-events.ts';
@@ -30,6 +31,9 @@ const test = base.extend<object, { workerStorageState: string }>({
 });
 
 test.skip(!hasChromium, NO_CHROMIUM);
+
+/** browser.newContext() inherits the worker's cookie; a fresh visitor must say it has none. */
+const SIGNED_OUT = { cookies: [], origins: [] };
 
 const allEvents = (page: Page) => page.getByRole('region', { name: /^All Events/ });
 const cardsOf = (page: Page) => allEvents(page).getByRole('article');
@@ -126,6 +130,22 @@ test('toggles between grid and list view', async ({ page }) => {
   await expect(page).not.toHaveURL(/view=list/);
 });
 
+test('on a small screen the filters open in a sheet', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/dashboard');
+  await expect(cardsOf(page).first()).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: /^Music/ })).toBeHidden();
+  await page.getByRole('button', { name: 'Filters', exact: true }).click();
+  const sheet = page.getByRole('dialog', { name: 'Filters' });
+  await sheet.getByRole('checkbox', { name: /^Music/ }).check();
+  await expect(page).toHaveURL(/[?&]category=Music(&|$)/);
+  await sheet.getByRole('button', { name: /^Show \d+ events?$/ }).click();
+  await expect(sheet).toHaveCount(0);
+  await totalShown(page);
+  const categories = await cardsOf(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
+  expect(new Set(categories)).toEqual(new Set(['Music']));
+});
+
 test('Load More Events appends the next page and keeps the filters', async ({ page }) => {
   await page.goto('/dashboard?sortBy=date');
   const total = await totalShown(page);
@@ -143,7 +163,7 @@ test('Load More Events appends the next page and keeps the filters', async ({ pa
 });
 
 test('favourites earn 5 points once: favourite, unfavourite and favourite again', async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, storageState: SIGNED_OUT });
   const page = await context.newPage();
   await signUpThroughUi(page);
   const chip = page.getByTestId('points-chip');
@@ -176,7 +196,7 @@ test('favourites earn 5 points once: favourite, unfavourite and favourite again'
 
 test('signed out, the heart on a public event page asks to log in and goes to the login page', async ({ browser, baseURL }) => {
   const id = await eventId(baseURL!, SEED.zebra);
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, storageState: SIGNED_OUT });
   const page = await context.newPage();
   await page.goto(`/events/${id}`);
   await expect(page.getByRole('heading', { level: 1, name: SEED.zebra })).toBeVisible();
@@ -218,4 +238,24 @@ test('an unknown event id says Event not found', async ({ page }) => {
   await page.goto('/events/00000000-0000-4000-8000-000000000000');
   await expect(page.getByRole('heading', { level: 1, name: 'Event not found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to Discover' })).toBeVisible();
+});
+
+test('Discover and the event page have no serious or critical accessibility violations', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, storageState: SIGNED_OUT });
+  const page = await context.newPage();
+  await signUpThroughUi(page);
+  await page.goto('/dashboard');
+  await expect(cardsOf(page).first()).toBeVisible();
+  await expect(page.getByTestId('coverage-value')).toBeVisible();
+  const serious = async () =>
+    // The shell's avatar button (initials shown, named 'Account menu') is checked by the shell's own tests.
+    (await new AxeBuilder({ page }).exclude('[aria-label="Account menu"]').analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+  expect(await serious()).toEqual([]);
+  await allEvents(page).getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Sources' })).toBeVisible();
+  expect(await serious()).toEqual([]);
+  await context.close();
 });

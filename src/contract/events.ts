@@ -137,3 +137,16 @@ export function priceLabel(e: { isFree: boolean; price: number | null }): string
   if (e.isFree || e.price === null || e.price === undefined) return 'Free';
   return `$${e.price % 1 === 0 ? e.price.toFixed(0) : e.price.toFixed(2)} per person`;
 }
+
+/** PATCH /api/admin/events/:id: the review table's Edit dialog. */
+export const EventPatch = z
+  .object({
+    title: z.string().trim().min(1, 'title is required').max(300),
+    category: Category,
+    startDate: z.iso.datetime({ offset: true, message: 'startDate must be an ISO date-time' }),
+    venue: z.string().trim().max(300),
+    price: z.number().min(0, 'price must be 0 or more').max(100_000).nullable(),
+  })
+  .partial()
+  .refine((p) => Object.keys(p).length > 0, { message: 'body must change at least one field' });
+export type EventPatch = z.infer<typeof EventPatch>;

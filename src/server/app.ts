@@ -18,6 +18,14 @@ import { createAuthService } from './features/auth/auth.service.ts';
 import type { OidcAdapter } from './features/auth/oidc.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { createEventsService } from './features/events/events.service.ts';
+import { createDemoFetch } from './features/ingestion/demo/demo-fetch.ts';
+import { createSafeFetch } from './features/ingestion/fetch/safe-fetch.ts';
+import { createIngestionService, type IngestionService } from './features/ingestion/ingestion.service.ts';
+import type { SafeFetch } from './features/ingestion/ingestion.types.ts';
+import { createScheduler, type Scheduler } from './features/ingestion/scheduler.ts';
+import { createSourcesRepository, type SourcesRepository } from './features/ingestion/sources.repository.ts';
+import { sourcesRoutes } from './features/ingestion/sources.routes.ts';
+import { createEventBus, type EventBus } from './lib/event-bus.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { createHealthService } from './features/health/health.service.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -34,6 +42,18 @@ export interface AppDeps {
   /** Directory of the built web app; omitted in API-only tests. */
   webDir?: string | null;
   logger?: FastifyServerOptions['logger'];
+  /** Outgoing fetch for sources; defaults to the guarded fetch (plus demo:// feeds). */
+  fetch?: SafeFetch;
+  /** Run sources on their intervals (npm start); tests leave it off or shorten the minute. */
+  scheduler?: false | { unitSeconds?: number; pollingIntervalSeconds?: number };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    bus: EventBus;
+    scheduler: Scheduler | null;
+    ingest: { service: IngestionService; sources: SourcesRepository };
+  }
 }
 
 export const defaultWebDir = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -98,8 +118,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes, { auth, oidc: deps.oidc ?? null, secureCookies: production || httpsPublic });
   await app.register(healthRoutes, { health });
-  const events = createEventsService({ db: database.db, clock, city });
+  const bus = createEventBus();
+  app.decorate('bus', bus);
+  const events = createEventsService({ db: database.db, clock, city, bus });
   await app.register(eventsRoutes, { events, users: authRepo, clock, publicUrl: env.PUBLIC_URL, cityName: city.name });
+
+  const fetch =
+    deps.fetch ??
+    createDemoFetch({ now: () => clock.now(), timeZone: city.timeZone, next: createSafeFetch({ allowPrivate: env.ALLOW_PRIVATE_SOURCES }) });
+  const sourcesRepo = createSourcesRepository(database.db);
+  const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus });
+  const scheduler = deps.scheduler ? createScheduler({ database, sources: sourcesRepo, ingestion, log: app.log, ...deps.scheduler }) : null;
+  app.decorate('scheduler', scheduler);
+  app.decorate('ingest', { service: ingestion, sources: sourcesRepo });
+  if (scheduler) app.addHook('onClose', async () => scheduler.stop());
+  await app.register(sourcesRoutes, { sources: sourcesRepo, ingestion, scheduler });
   app.get('/api/config', { schema: { response: { 200: PublicConfig } } }, async () => ({ city, oidc: Boolean(deps.oidc) }));
 
   const webDir = deps.webDir === undefined ? defaultWebDir : deps.webDir;

@@ -34,6 +34,8 @@ export const EnvSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     SEED_DEMO: bool.default(true),
+    ALLOW_PRIVATE_SOURCES: bool.default(false),
+    RUN_SCHEDULER: bool.default(true),
     CITY_CONFIG: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {

@@ -7,6 +7,7 @@ import { loadCity } from './city.ts';
 import { openDatabase } from './db/client.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
 import { createOidcAdapter } from './features/auth/oidc.ts';
+import { seedDemoIfEmpty } from './features/ingestion/demo/seed-demo.ts';
 
 /** In development a secret is generated once and kept beside the data. */
 function sessionSecret(env: Env): string {
@@ -41,7 +42,11 @@ async function main() {
         redirectUri: new URL('/api/callback', publicUrl).toString(),
       })
     : null;
-  const app = await buildApp({ env, database, city, sessionSecret: sessionSecret(env), oidc });
+  const app = await buildApp({ env, database, city, sessionSecret: sessionSecret(env), oidc, scheduler: env.RUN_SCHEDULER ? {} : false });
+  if (env.SEED_DEMO) {
+    const seeded = await seedDemoIfEmpty({ sources: app.ingest.sources, ingestion: app.ingest.service });
+    for (const s of seeded) app.log.info(s, 'demo source loaded');
+  }
 
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -51,6 +56,7 @@ async function main() {
   });
 
   await app.listen({ port: env.PORT, host: env.HOST });
+  await app.scheduler?.start();
   app.log.info(`Townbeat is serving ${city.name} at ${publicUrl} on the ${database.kind} database`);
 }
 

@@ -22,6 +22,8 @@ export interface Database {
   /** The embedded instance, when there is one (job queues and LISTEN need it). */
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** The server's URL, when on PostgreSQL (the job queue opens its own small pool). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pool.on('error', (err) => console.warn(`database connection lost: ${err.message}`));
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: 'postgres', pool, close: () => pool.end() };
+    return { db: db as unknown as Db, kind: 'postgres', pool, url: opts.url, close: () => pool.end() };
   }
   let dataDir: string | undefined;
   if (opts.dataDir) {

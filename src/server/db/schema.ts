@@ -3,3 +3,4 @@ export * from '../features/users/users.table.ts';
 export * from '../features/auth/sessions.table.ts';
 export * from '../features/events/events.table.ts';
 export * from '../features/gaming/ledger.table.ts';
+export * from '../features/ingestion/sources.table.ts';

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, lte, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { eventSources, events, favorites } from './events.table.ts';
 
@@ -27,6 +27,8 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   const c: SQL[] = [];
   c.push(inArray(events.status, f.statuses ?? ['approved']));
   if (!f.includeEnded) c.push(gt(events.endDate, f.now));
+  // Events that vanished from every feed listing them stay in the database, out of lists.
+  c.push(isNull(events.goneAt));
   if (omit !== 'category' && f.categories?.length) c.push(inArray(events.category, f.categories));
   if (omit !== 'sourceType' && f.sourceTypes?.length) c.push(inArray(events.sourceType, f.sourceTypes));
   if (f.search) {

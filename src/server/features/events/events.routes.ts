@@ -7,6 +7,7 @@ import {
   EventFacets,
   EventInput,
   EventListQuery,
+  EventPatch,
   EventStats,
   EventSummary,
   FavoriteToggleResponse,
@@ -102,5 +103,25 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
   r.post('/api/admin/events', { schema: { body: EventInput, response: { 201: EventDetail } } }, async (req, reply) => {
     const admin = requireAdmin(req);
     return reply.status(201).send(await events.create(req.body, viewerOf(admin)!));
+  });
+
+  r.get('/api/admin/events/pending', { schema: { response: { 200: z.array(EventSummary) } } }, async (req) => {
+    requireAdmin(req);
+    return events.pending();
+  });
+
+  for (const [action, status] of [
+    ['approve', 'approved'],
+    ['reject', 'rejected'],
+  ] as const) {
+    r.post(`/api/admin/events/:id/${action}`, { schema: { params: IdParams, response: { 200: EventSummary } } }, async (req) => {
+      requireAdmin(req);
+      return events.setStatus(eventId(req.params.id), status);
+    });
+  }
+
+  r.patch('/api/admin/events/:id', { schema: { params: IdParams, body: EventPatch, response: { 200: EventSummary } } }, async (req) => {
+    requireAdmin(req);
+    return events.edit(eventId(req.params.id), req.body);
   });
 }

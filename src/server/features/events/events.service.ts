@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { CityConfig } from '../../../contract/city.ts';
-import type { EventDetail, EventFacets, EventInput, EventListQuery, EventStats, EventSummary } from '../../../contract/events.ts';
+import type { EventDetail, EventFacets, EventInput, EventListQuery, EventPatch, EventStats, EventSummary } from '../../../contract/events.ts';
 import { zonedDayBounds } from '../../../contract/time.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
+import type { EventBus } from '../../lib/event-bus.ts';
 import { notFound } from '../../errors.ts';
 import { htmlToText } from '../../lib/text.ts';
 import { appendAward } from '../gaming/ledger.repository.ts';
@@ -21,7 +22,7 @@ export interface Viewer {
 }
 
 /** Finding, reading and keeping events. */
-export function createEventsService(deps: { db: Db; clock: Clock; city: CityConfig }) {
+export function createEventsService(deps: { db: Db; clock: Clock; city: CityConfig; bus: EventBus }) {
   const { db, clock, city } = deps;
   const repo = createEventsRepository(db);
   const unit = city.distanceUnit;
@@ -157,6 +158,38 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
         { sourceType: input.sourceType, url: input.sourceUrl ?? '', name: 'Added by an admin' },
       );
       return this.get(row.id, admin);
+    },
+
+    /** The review queue: pending events, oldest first. */
+    async pending(): Promise<EventSummary[]> {
+      const rows = await repo.listByStatus('pending', 200);
+      return rows.map((event) => summary({ event, isFavorited: false, distanceM: null }));
+    },
+
+    async setStatus(id: string, status: 'approved' | 'rejected'): Promise<EventSummary> {
+      const row = await repo.update(id, { status });
+      if (!row) throw notFound('Event not found');
+      deps.bus.publish('event_update', { id, action: status });
+      return summary({ event: row, isFavorited: false, distanceM: null });
+    },
+
+    async edit(id: string, patch: EventPatch): Promise<EventSummary> {
+      const current = await repo.findById(id, null);
+      if (!current) throw notFound('Event not found');
+      const changes: Parameters<typeof repo.update>[1] = {};
+      if (patch.title !== undefined) changes.title = patch.title;
+      if (patch.category !== undefined) Object.assign(changes, { category: patch.category, categoryConfidence: 1 });
+      if (patch.venue !== undefined) changes.venueName = patch.venue;
+      if (patch.price !== undefined) Object.assign(changes, { price: patch.price === 0 ? null : patch.price, isFree: patch.price === null || patch.price === 0 });
+      if (patch.startDate !== undefined) {
+        const start = new Date(patch.startDate);
+        const duration = current.event.endDate.getTime() - current.event.startDate.getTime();
+        Object.assign(changes, { startDate: start, endDate: new Date(start.getTime() + Math.max(0, duration)) });
+      }
+      const row = await repo.update(id, changes);
+      if (!row) throw notFound('Event not found');
+      if (row.status === 'approved') deps.bus.publish('event_update', { id, action: 'updated' });
+      return summary({ event: row, isFavorited: false, distanceM: null });
     },
 
     newCalendarSecret: () => randomBytes(24).toString('base64url'),

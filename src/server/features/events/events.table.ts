@@ -79,6 +79,7 @@ export const events = pgTable(
     index('events_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
     index('events_earth_idx').using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`),
     index('events_venue_idx').on(t.venueId),
+    index('events_start_idx').on(t.startDate),
   ],
 );
 
@@ -96,7 +97,7 @@ export const eventSources = pgTable(
     sourceId: uuid('source_id'),
     seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.sourceType, t.externalId, t.url] })],
+  (t) => [primaryKey({ columns: [t.eventId, t.sourceType, t.externalId, t.url] }), index('event_sources_source_ext_idx').on(t.sourceId, t.externalId)],
 );
 
 export type EventRow = typeof events.$inferSelect;

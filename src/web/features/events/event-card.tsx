@@ -82,7 +82,7 @@ function attendeesLabel(n: number) {
 
 function EventFacts({ event, compact }: { event: EventSummary; compact?: boolean }) {
   const { data: config } = useCityConfig();
-  const when = formatEventWhen(event, config?.city.timeZone, config?.city.locale);
+  const when = formatEventWhen(event, config?.city.timeZone ?? event.timeZone, config?.city.locale);
   const where = [event.venue, event.neighbourhood].filter(Boolean).join(' · ');
   const unit = config?.city.distanceUnit ?? 'mi';
   const row = compact ? 'basis-full sm:basis-[calc(50%-0.5rem)]' : 'basis-full';

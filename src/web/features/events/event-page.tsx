@@ -160,7 +160,8 @@ export default function EventPage() {
     );
   }
 
-  const tz = config?.city.timeZone;
+  // The city's zone; the event carries the same zone, so the time is right before the config arrives.
+  const tz = config?.city.timeZone ?? event.timeZone;
   const locale = config?.city.locale;
   const when = formatEventWhen(event, tz, locale);
   const until = formatEventEnd(event, tz, locale);

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+export const CONNECTOR_IDS = ['ical', 'rss', 'jsonld', 'eventbrite', 'meetup', 'ticketmaster', 'socrata', 'ckan', 'gancio', 'mobilizon', 'csv'] as const;
+export const ConnectorId = z.enum(CONNECTOR_IDS);
+
+const sourceType = z
+  .string()
+  .trim()
+  .min(1, 'sourceType is required')
+  .max(40)
+  .regex(/^[a-z0-9_-]+$/, 'sourceType must be lower-case letters, digits, - or _');
+
+/** POST /api/admin/sources */
+export const SourceCreate = z.object({
+  name: z.string().trim().min(1, 'name is required').max(120),
+  connector: ConnectorId,
+  url: z.url('url must be a URL').max(2000).optional(),
+  sourceType,
+  intervalMinutes: z.number().int().min(1, 'intervalMinutes must be between 1 and 15').max(15, 'intervalMinutes must be between 1 and 15').default(10),
+  trusted: z.boolean().default(false),
+  enabled: z.boolean().default(true),
+  config: z.record(z.string(), z.unknown()).default({}),
+});
+export type SourceCreate = z.infer<typeof SourceCreate>;
+
+/** PATCH /api/admin/sources/:id */
+export const SourcePatch = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    url: z.url().max(2000).nullable(),
+    sourceType,
+    intervalMinutes: z.number().int().min(1, 'intervalMinutes must be between 1 and 15').max(15, 'intervalMinutes must be between 1 and 15'),
+    trusted: z.boolean(),
+    enabled: z.boolean(),
+    config: z.record(z.string(), z.unknown()),
+  })
+  .partial();
+
+export const SourceResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  connector: z.string(),
+  url: z.string().nullable(),
+  sourceType: z.string(),
+  trusted: z.boolean(),
+  intervalMinutes: z.number().int(),
+  enabled: z.boolean(),
+  isDemo: z.boolean(),
+  /** Config with secrets (token, apiKey, ...) masked. */
+  config: z.record(z.string(), z.unknown()),
+  health: z.object({
+    lastRunAt: z.string().nullable(),
+    lastSuccessAt: z.string().nullable(),
+    lastError: z.string().nullable(),
+    consecutiveFailures: z.number().int(),
+    eventsSeen: z.number().int(),
+    etag: z.string().nullable(),
+    lastModified: z.string().nullable(),
+  }),
+});
+export type SourceResponse = z.infer<typeof SourceResponse>;
+
+export const RunSummaryResponse = z.object({
+  status: z.enum(['success', 'not_modified', 'error']),
+  fetched: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  merged: z.number().int(),
+  rejected: z.number().int(),
+  errors: z.number().int(),
+  error: z.string().optional(),
+});
+export type RunSummaryResponse = z.infer<typeof RunSummaryResponse>;
+
+export const SourceRunResponse = RunSummaryResponse.extend({
+  id: z.string(),
+  trigger: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+
+export const ClassifyBody = z.object({
+  events: z
+    .array(z.object({ title: z.string().max(1000), description: z.string().max(20_000).optional() }))
+    .min(1, 'events must not be empty')
+    .max(1000, 'events must hold at most 1000 items'),
+});
+export const ClassifyResponse = z.array(z.object({ category: z.string(), confidence: z.number() }));
+
+export const ImportUrlBody = z.object({ url: z.url('url must be a http(s) URL').max(2000) });

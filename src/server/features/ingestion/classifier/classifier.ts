@@ -1,0 +1,137 @@
+// Event category classifier: a multinomial logistic regression over word, bigram, character
+// n-gram and lexicon-rule features (features.ts, lexicon.ts), trained by
+// scripts/train-classifier.ts into model.json. Pure and deterministic: no network, the model is
+// read once from disk on first use.
+
+import { readFileSync } from 'node:fs';
+import { CATEGORIES, FEATURE_VERSION, extractFeatures, type Category, type EventText, type FeatureOptions } from './features.ts';
+
+export type { Category } from './features.ts';
+
+export interface Classification {
+  category: 'Music' | 'Food' | 'Business' | 'Sports' | 'Arts' | 'Tech' | 'Wellness' | 'Other';
+  /** Calibrated probability of the chosen category, in [0, 1]. */
+  confidence: number;
+}
+
+export interface ClassifierInput {
+  title: string;
+  description?: string;
+  venue?: string;
+  categories?: string[];
+}
+
+/** The committed artefact (model.json). */
+export interface ModelFile {
+  format: 'townbeat-event-classifier';
+  featureVersion: number;
+  labels: Category[];
+  featureOptions: FeatureOptions;
+  /** Feature names; the weights of feature i are weights[i*K .. i*K+K-1]. */
+  features: string[];
+  weights: number[];
+  bias: number[];
+  /** Softmax temperature fitted on out-of-fold predictions (calibration). */
+  temperature: number;
+  /** A non-Other prediction below this probability becomes Other (0 disables). */
+  otherThreshold: number;
+  /** How it was trained and which annotated rows were held out (ids), for the evaluation test. */
+  training: Record<string, unknown> & { heldOutIds: string[] };
+}
+
+export interface Classifier {
+  classify(input: ClassifierInput): Classification;
+  /** Probabilities per category, in CATEGORIES order (before the Other threshold). */
+  probabilities(input: ClassifierInput): number[];
+}
+
+export function createClassifier(model: ModelFile): Classifier {
+  if (model.format !== 'townbeat-event-classifier') throw new Error('classifier: not a model file');
+  if (model.featureVersion !== FEATURE_VERSION) {
+    throw new Error(`classifier: model was trained with features v${model.featureVersion}, code has v${FEATURE_VERSION}: retrain`);
+  }
+  const K = model.labels.length;
+  if (model.weights.length !== model.features.length * K || model.bias.length !== K) throw new Error('classifier: model shape mismatch');
+  const labelIndex = model.labels.map((l) => CATEGORIES.indexOf(l));
+  if (labelIndex.some((i) => i < 0)) throw new Error('classifier: unknown label in model');
+  const index = new Map<string, number>();
+  model.features.forEach((f, i) => index.set(f, i * K));
+  const W = Float64Array.from(model.weights);
+  const bias = Float64Array.from(model.bias);
+  const invT = 1 / (model.temperature > 0 ? model.temperature : 1);
+  const otherPos = model.labels.indexOf('Other');
+
+  function probsInModelOrder(input: ClassifierInput): Float64Array {
+    const z = Float64Array.from(bias);
+    const feats = extractFeatures(toEventText(input), model.featureOptions);
+    for (const [name, value] of feats) {
+      const off = index.get(name);
+      if (off === undefined) continue;
+      for (let k = 0; k < K; k++) z[k]! += value * W[off + k]!;
+    }
+    let max = -Infinity;
+    for (let k = 0; k < K; k++) max = Math.max(max, z[k]! * invT);
+    let sum = 0;
+    for (let k = 0; k < K; k++) {
+      z[k] = Math.exp(z[k]! * invT - max);
+      sum += z[k]!;
+    }
+    for (let k = 0; k < K; k++) z[k]! /= sum;
+    return z;
+  }
+
+  return {
+    probabilities(input) {
+      const p = probsInModelOrder(input);
+      const out = new Array<number>(CATEGORIES.length).fill(0);
+      for (let k = 0; k < K; k++) out[labelIndex[k]!] = p[k]!;
+      return out;
+    },
+    classify(input) {
+      const p = probsInModelOrder(input);
+      let best = 0;
+      for (let k = 1; k < K; k++) if (p[k]! > p[best]!) best = k;
+      let category = model.labels[best]!;
+      let confidence = p[best]!;
+      if (otherPos >= 0 && best !== otherPos && confidence < model.otherThreshold) {
+        // No category is likely enough: Other, as sure as the best one was unsure.
+        category = 'Other';
+        confidence = Math.max(p[otherPos]!, 1 - confidence);
+      }
+      return { category, confidence: clamp01(confidence) };
+    },
+  };
+}
+
+function toEventText(input: ClassifierInput): EventText {
+  return {
+    title: typeof input.title === 'string' ? input.title : '',
+    description: typeof input.description === 'string' ? input.description : undefined,
+    venue: typeof input.venue === 'string' ? input.venue : undefined,
+    categories: Array.isArray(input.categories) ? input.categories.filter((c) => typeof c === 'string') : undefined,
+  };
+}
+
+function clamp01(x: number): number {
+  if (!Number.isFinite(x)) return 0;
+  return Math.min(1, Math.max(0, Math.round(x * 1e4) / 1e4));
+}
+
+export const MODEL_URL = new URL('./model.json', import.meta.url);
+
+let defaultClassifier: Classifier | undefined;
+
+/** The classifier of the committed model, loaded on first use. */
+export function getClassifier(): Classifier {
+  defaultClassifier ??= createClassifier(JSON.parse(readFileSync(MODEL_URL, 'utf8')) as ModelFile);
+  return defaultClassifier;
+}
+
+export function classify(input: ClassifierInput): Classification {
+  return getClassifier().classify(input);
+}
+
+export function classifyMany(list: readonly ClassifierInput[]): Classification[] {
+  const c = getClassifier();
+  return list.map((input) => c.classify(input));
+}

@@ -1,0 +1,156 @@
+// Hand-written labelling rules: per-category term lists written from the category boundaries
+// (see EVALUATION.md). They weak-label unlabelled events for training and are features of the
+// linear model, which learns how far to trust them. Terms match normalised word tokens
+// (lower case, accents folded); `*` at the end of a word matches any continuation
+// ("paint*" matches paint, painting, painters); a phrase matches consecutive words.
+
+import type { Category } from './features.ts';
+
+type Weights = Partial<Record<Category, number>>;
+
+/** [terms separated by '|', weights]. Weight scale: 1 hint, 2 clear, 3 decisive. */
+const RULES: Array<[string, Weights]> = [
+  // Music
+  ['concert*|konzert*|live music|livemusik|karaoke|gig|gigs|setlist|recital*|orchestra*|orkest*|philharmoni*|symphon*|choir*|chorale*|chorus|chor|ensemble', { Music: 3 }],
+  ['jazz|blues|motown|reggae|hip hop|hiphop|rap|techno|house music|edm|rave|punk|metal|indie|folk music|bluegrass|klezmer|rock band|speedrock|singer*|songwriter*|dj|djs|deejay|band|bands|quartet|trio|acoustic|muziek|musik|musique|musica|nightclub|club night', { Music: 2.5 }],
+  ['music|musical|song*|album*|tour|theatertour|live|sing|sings|singing|piano*|guitar*|violin*|cello|drum*|ukulele|percussion|beats|lyrics|opera|festival', { Music: 1 }],
+  ['ladies free|open mic', { Music: 1.5 }],
+  ['music history', { Music: 2 }],
+
+  // Arts
+  ['art|arts|artist*|artwork*|painting*|painter*|paint|watercolo*|acrylic|oil painting|drawing*|draw|sketch*|sculpt*|pottery|ceramic*|clay|crafts|craft|crafty|knit*|crochet*|quilt*|sewing|embroider*|calligraph*|woodcarv*|printmak*|collage|origami|jewelry|jewellery|metalsmith*|mosaic|mural*|coloring|colouring', { Arts: 2.5 }],
+  ['film*|movie*|cinema*|screening*|kino|theater|theatre|improv|comedy|comedian*|stand up|standup|play reading|playwright*|poetry|poet*|poem*|literature|literary|novel*|memoir*|fiction|nonfiction|book club|bookaholic*|author*|writer*|writing|storyteller*|exhibition*|gallery|galleries|anime|manga|comic|comics|cartoon*|photograph*|photo|puppet*|ballet|ballroom|salsa|tango|bachata|line danc*|tap danc*|chinese danc*|folk danc*|dance class|dance performance|dancers|choreograph*|museum', { Arts: 2 }],
+  ['dance|dancing|danc*|creative|design|diy|slime|vision board|lantern*|costume*|fashion|cultural|culture|open studio|masterclass', { Arts: 1 }],
+
+  // Food
+  ['farmers market*|greenmarket*|farmer s market|food festival|food truck*|beerfest|beer festival|wine tasting|tasting*|cooking|cook|culinary|chef*|recipe*|baking|bakery|potluck|pot luck|brunch|dinner|lunch|dining|foodie*|barbecue|bbq|cocktail*|whisk*|spirits|distill*|brewery|brewing|winery|vineyard*|cheese|chocolate|pizza|taco*|sushi|kitchen*|food|foods|cuisine|gastronom*|kochen|kochkurs', { Food: 2.5 }],
+  ['beer|wine|wines|coffee|tea|eat|eating|snack*|market|tavern|restaurant*|cafe|nutrition', { Food: 1 }],
+
+  // Business
+  ['business*|entrepreneur*|startup*|start up|networking|job fair|career fair|career expo|careers|career|job seeker*|jobs|hiring|recruit*|resume*|interview skill*|marketing|seo|sales|investing|investor*|investment*|real estate|finance|financial|fintech|accounting|bookkeeping|tax prep*|small business|chamber of commerce|referral*|leadership|management|professional development|linkedin|crm|revenue|pitch night|founder*|workforce|employment|franchise|mastermind|economics|economy', { Business: 2.5 }],
+  ['money|budget*|nonprofit|nonprofits|professional*|webinar|work|office|industry|entrepreneurship', { Business: 0.7 }],
+
+  // Tech
+  ['tech|technology|technolog*|techies|coding|code|coder*|programming|programmer*|python|javascript|js|java|typescript|software|developer*|devops|data|database*|ai|artificial intelligence|machine learning|deep learning|neural|cyber*|hackathon*|hacker*|hackerspace*|hack*|makerspace*|maker*|fablab*|fab lab|arduino|raspberry pi|electronic*|robot*|lego league|3d|3d print*|laser*|cnc|solder*|drone*|drohne*|kopter*|computer*|laptop*|internet|email|linux|latex|web|app|apps|blockchain|crypto*|stem|steam|nasa|astronom*|asteroid*|planetarium|telescope*|space science|rocket*|repair cafe|repaircafe|repair|open lab|openlab|sensor*|microcontroller*|mikrocontroller*|freifunk*|chaos*|barcamp|open data|opendata|digital|media lab|3d donnerstag|conf|conference', { Tech: 2.5 }],
+  ['science|engineering|physics|chemistry|online tools|gadget*|code week|codeweek|workshop', { Tech: 0.7 }],
+
+  // Sports
+  ['sport|sports|basketball|hoops|soccer|football|futbol|baseball|softball|volleyball|tennis|table tennis|ping pong|pickleball|badminton|hockey|lacrosse|cricket|rugby|golf|bowling|billiard*|pool table|darts|cornhole|shuffleboard|swim*|aqua*|lap swim|diving|running|run|runners|jog*|marathon|5k|10k|triathlon|cycling|cyclist*|bike|biking|mountainbike*|spin|spinning|climb*|bouldering|martial art*|karate|judo|jiu jitsu|jujitsu|taekwondo|kung fu|boxing|kickbox*|wrestl*|fencing|fitness|workout*|work out|exercise*|cardio|aerobic*|zumba|hiit|bootcamp|boot camp|strength|conditioning|weightlift*|weight room|weights|dumbbell*|kettlebell*|abs|ab|core|tabata|circuit|crossfit|calisthenic*|calistenic*|skate|skating|ski|skiing|snowboard*|surf*|kayak*|rowing|sailing|paddle*|cheer|cheerleading|gymnastic*|league|tournament*|knicks|open gym|open run|open play|scooter*|athletic*|athlete*|coach|flag football|kick around|sit and fit|step and tone|toning|tone|sculpt|burn|muscle*|glute*|stamina|agility|pound', { Sports: 2.5 }],
+  ['game|games|match|vs|v|fc|stadium|oval|gym|gymnasium|track|court|clinic|drills|drill|stretch|stretching|walk|walking|hike|hiking|team|season|pre season|preseason|kids in motion', { Sports: 1 }],
+
+  // Wellness
+  ['yoga|vinyasa|hatha|ashtanga|kundalini|yin yoga|pilates|tai chi|taichi|qigong|qi gong|chi kung|meditation*|meditate|mindfulness|breathwork|breathing|reiki|sound bath|gong bath|wellness|wellbeing|well being|mental health|anxiety|depression|stress|trauma*|therapy|therapist*|therapeutic|counsel*|psychotherap*|psycholog*|psychiatr*|health|healthy|diabetes|blood pressure|cholesterol|cancer|support group|grief|bereavement|adhd|autism|autistic|neurodivers*|dementia|alzheimer*|disorder*|self care|selfcare|healing|relaxation|relax|massage|chant*|tantr*|menopause|sleep|medline|caregiver*|addiction|recovery|sobriety|mindful|emotional|emotion*|burnout|resilience|aphasia|cognitive|nervous system|loneliness|hiv|vaccin*|nurse|doctor|medical|medicine', { Wellness: 2.5 }],
+  ['stretch|stretching|senior stretch|gentle|balance|love|relationship*|parenting|self|body', { Wellness: 0.7 }],
+
+  // Other
+  ['history|historic*|historical|heritage|ancestr*|genealog*|archaeolog*|ranger*|urban park ranger*|nature|birding|bird*|wildlife|tree*|plant*|botanical|forest|ecology|environmental|geology|insect*|butterfl*|nature center|scavenger hunt|orienteering|campfire|storytime|story time|stories|storybook*|toddler*|tots|tot|baby|babies|preschool|pre k|kids zone|kid fun zone|afterschool|after school|asp|homework|tutoring|youth power|teen lounge|teen takeover|teen cafe|language|spanish|french|german|italian|japanese|chinese language|english conversation|esl|citizenship|trivia|bingo|board game*|tabletop|chess|checkers|dominoes|domino|mahjong*|mahjongg|rummikub|card game*|cards|video game*|puzzle*|pictionary|civic|town hall|community board|council|election*|voting|vote|holiday*|christmas|weihnacht*|halloween|easter|thanksgiving|santa|hanukkah|kwanzaa|diwali|lunar new year|independence day|juneteenth|memorial day|labor day|ceremony|festival of|matsuri|obon|shrine|temple|church|worship|mass|prayer|bible|religious|commencement|campus closed|deadline|registration|grades|semester|enrollment|admissions|refund*|volunteer*|clean up|cleanup|it s my park|blood drive|puppy|dog|dogs|parade|plenum|arbeitseinsatz|imker*|jungimker*|beekeep*|tour|cruise|walking tour|lecture|museum|exhibit|memorial|peace|membership|closed|geschlossen|game room|gardening|garden|compost*', { Other: 2.5 }],
+  ['kids week|family|kids|children|teen|teens|youth|drop in|social hour|meetup|treffen|stammtisch|club|community|meeting|open house|orientation|celebration|fair|picnic', { Other: 0.7 }],
+
+  // Phrases that settle a boundary one way.
+  ['dance fitness|cardio dance|aqua fit|aqua fitness|water aerobics|chair aerobics|senior fitness|body conditioning|total body|full body|strength training|circuit training|cross training|zumba|line dance fitness', { Sports: 3 }],
+  ['chair yoga|senior yoga|yoga class|yoga in the park|gentle yoga|restorative yoga|meditation class', { Wellness: 3 }],
+  ['nature walk|nature hike|nature exploration|ranger led|bird walk|tree id|exploration hike|geology hike|sensory perception hike|winter wonderland hike', { Other: 3 }],
+  ['book club|book discussion|film screening|movie night|movie club|art class|arts and crafts|craft club|open mic comedy|open improv|writing workshop', { Arts: 3 }],
+  ['music history|live jazz|jazz ensemble|jazz combo|dj night|dj set|open mic night', { Music: 3 }],
+  ['cooking class|cooking demo|food tasting|beer tasting|wine tasting|farmers market|food festival', { Food: 3 }],
+  ['job fair|career fair|networking event|networking mixer|business networking|real estate investing|small business', { Business: 3 }],
+  ['computer class|computer skills|computer help|basic computer|coding class|intro to python|hack night|maker faire|maker fair|repair cafe|robotics program', { Tech: 3 }],
+  ['toddler storytime|family storytime|story time|afterschool program|after school program|tiny tots|tots program|board games', { Other: 3 }],
+  ['health fair|mental health|support group|health education', { Wellness: 3 }],
+];
+
+interface Entry {
+  /** Remaining words of the phrase after the first; each may end in '*'. */
+  rest: string[];
+  weights: Weights;
+}
+
+interface Index {
+  exact: Map<string, Entry[]>;
+  prefix: Map<string, Entry[]>;
+}
+
+let index: Index | undefined;
+
+function buildIndex(): Index {
+  const exact = new Map<string, Entry[]>();
+  const prefix = new Map<string, Entry[]>();
+  for (const [terms, weights] of RULES) {
+    for (const raw of terms.split('|')) {
+      const words = raw.trim().split(/\s+/).filter(Boolean);
+      const first = words[0];
+      if (!first) continue;
+      const entry: Entry = { rest: words.slice(1), weights };
+      const isPrefix = first.endsWith('*');
+      const key = isPrefix ? first.slice(0, -1) : first;
+      const map = isPrefix ? prefix : exact;
+      const list = map.get(key);
+      if (list) list.push(entry);
+      else map.set(key, [entry]);
+    }
+  }
+  return { exact, prefix };
+}
+
+function wordMatches(pattern: string, word: string | undefined): boolean {
+  if (word === undefined) return false;
+  return pattern.endsWith('*') ? word.startsWith(pattern.slice(0, -1)) : word === pattern;
+}
+
+export type CategoryScores = Partial<Record<Category, number>>;
+export interface LexiconScores {
+  title: CategoryScores;
+  body: CategoryScores;
+}
+
+/** Sum of rule weights per category over one text; a rule counts once per text, its strongest term wins. */
+function scoreText(words: string[], out: CategoryScores, scale: number): void {
+  const idx = (index ??= buildIndex());
+  const seen = new Map<Weights, number>();
+  const consider = (entries: Entry[] | undefined, i: number) => {
+    if (!entries) return;
+    for (const e of entries) {
+      let ok = true;
+      for (let j = 0; j < e.rest.length && ok; j++) ok = wordMatches(e.rest[j]!, words[i + 1 + j]);
+      if (ok) seen.set(e.weights, 1);
+    }
+  };
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    consider(idx.exact.get(w), i);
+    for (let n = Math.min(w.length, 14); n >= 2; n--) consider(idx.prefix.get(w.slice(0, n)), i);
+  }
+  for (const weights of seen.keys()) {
+    for (const [cat, v] of Object.entries(weights) as Array<[Category, number]>) out[cat] = (out[cat] ?? 0) + v * scale;
+  }
+}
+
+function words(text: string): string[] {
+  return text.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Rule scores of an already normalised title, description and venue (see features.prepare). */
+export function lexiconScores(p: { title: string; description: string; venue: string }): LexiconScores {
+  const title: CategoryScores = {};
+  const body: CategoryScores = {};
+  scoreText(words(p.title), title, 1);
+  scoreText(words(p.description), body, 1);
+  scoreText(words(p.venue), body, 0.5);
+  return { title, body };
+}
+
+/**
+ * A weak label from the rules alone, or undefined when they are silent or split. Title
+ * evidence counts 1.5 times the description's.
+ */
+export function ruleLabel(scores: LexiconScores, minScore = 3, minMargin = 1.5): { label: Category; score: number; margin: number } | undefined {
+  const total = new Map<Category, number>();
+  for (const [cat, v] of Object.entries(scores.title) as Array<[Category, number]>) total.set(cat, (total.get(cat) ?? 0) + 1.5 * v);
+  for (const [cat, v] of Object.entries(scores.body) as Array<[Category, number]>) total.set(cat, (total.get(cat) ?? 0) + v);
+  const ranked = [...total.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const top = ranked[0];
+  if (!top || top[1] < minScore) return undefined;
+  const margin = top[1] - (ranked[1]?.[1] ?? 0);
+  if (margin < minMargin) return undefined;
+  return { label: top[0], score: top[1], margin };
+}

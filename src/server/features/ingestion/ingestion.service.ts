@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import type { CityConfig } from '../../../contract/city.ts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../errors.ts';
+import type { EventBus } from '../../lib/event-bus.ts';
+import { classify } from './classifier/classifier.ts';
+import { CONNECTORS } from './connectors/index.ts';
+import type { ConnectorContext, SafeFetch, SourceSpec } from './ingestion.types.ts';
+import { isSameEvent, START_WINDOW_MS } from './pipeline/dedupe.ts';
+import { normalise, venueKey, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
+import { createSourcesRepository, type SourceRow } from './sources.repository.ts';
+
+export const HORIZON_DAYS = 180;
+export const MAX_OCCURRENCES = 500;
+/** Trusted sources' events at or above this confidence are approved on arrival. */
+export const APPROVE_CONFIDENCE = 0.6;
+
+export interface RunSummary {
+  status: 'success' | 'not_modified' | 'error';
+  fetched: number;
+  created: number;
+  updated: number;
+  merged: number;
+  rejected: number;
+  errors: number;
+  error?: string;
+}
+
+type Slot = { id: string; title: string; start: Date; venueName: string; lat: number | null; lng: number | null };
+const slotOf = (d: Date) => Math.floor(d.getTime() / START_WINDOW_MS);
+
+export const toSpec = (s: SourceRow): SourceSpec => ({
+  id: s.id,
+  name: s.name,
+  connector: s.connector as SourceSpec['connector'],
+  url: s.url,
+  sourceType: s.sourceType,
+  config: s.config,
+  etag: s.etag,
+  lastModified: s.lastModified,
+});
+
+/** Fetch, parse, normalise, deduplicate, classify and store one source's events. */
+export function createIngestionService(deps: { db: Db; clock: Clock; city: CityConfig; fetch: SafeFetch; bus: EventBus }) {
+  const { db, clock, city } = deps;
+  const repo = createSourcesRepository(db);
+
+  function changed(old: Record<string, unknown>, next: Record<string, unknown>) {
+    return Object.keys(next).some((k) => {
+      const a = old[k];
+      const b = next[k];
+      if (a instanceof Date && b instanceof Date) return a.getTime() !== b.getTime();
+      return a !== b;
+    });
+  }
+
+  async function store(source: SourceRow, items: NormalisedEvent[], runStart: Date, summary: RunSummary) {
+    const announce: { id: string; action: 'created' | 'updated' }[] = [];
+    await db.transaction(async (tx) => {
+      const r = createSourcesRepository(tx);
+      await r.lockSource(source.id);
+      const now = clock.now();
+      const links = new Map((await r.linksOfSource(source.id)).map((l) => [l.externalId, l.eventId]));
+      const known = await r.eventsById([...new Set(items.map((i) => links.get(i.externalId)).filter((x): x is string => Boolean(x)))]);
+      const knownById = new Map(known.map((e) => [e.id, e]));
+
+      // Events in the time window of this batch, bucketed by 30-minute slot, for matching.
+      const buckets = new Map<number, Slot[]>();
+      const addToBucket = (s: Slot) => {
+        const k = slotOf(s.start);
+        const list = buckets.get(k);
+        if (list) list.push(s);
+        else buckets.set(k, [s]);
+      };
+      if (items.length) {
+        const times = items.map((i) => i.start.getTime());
+        const from = new Date(Math.min(...times) - START_WINDOW_MS);
+        const to = new Date(Math.max(...times) + START_WINDOW_MS);
+        for (const e of await r.eventsStartingBetween(from, to)) addToBucket({ id: e.id, title: e.title, start: e.startDate, venueName: e.venueName, lat: e.lat, lng: e.lng });
+      }
+      const findMatch = (n: NormalisedEvent) => {
+        const k = slotOf(n.start);
+        for (const key of [k - 1, k, k + 1]) for (const s of buckets.get(key) ?? []) if (isSameEvent(n, s)) return s;
+        return undefined;
+      };
+
+      const venueRows = await r.allVenues();
+      const venueIds = new Map(venueRows.map((v) => [venueKey(v.name), v.id]));
+      const newVenues: { id: string; name: string; address: string | null; neighbourhood: string | null; lat: number | null; lng: number | null }[] = [];
+      const newEvents: Parameters<typeof r.insertEvents>[0] = [];
+      const newLinks: Parameters<typeof r.insertLinks>[0] = [];
+      const seen: string[] = [];
+
+      for (const n of items) {
+        const linkedId = links.get(n.externalId);
+        if (linkedId) {
+          seen.push(n.externalId);
+          const old = knownById.get(linkedId);
+          if (!old) continue;
+          if (n.cancelled) {
+            if (!old.goneAt) await r.updateEvent(old.id, { goneAt: now, updatedAt: now });
+            summary.updated += 1;
+            continue;
+          }
+          const patch = {
+            title: n.title,
+            description: n.description,
+            startDate: n.start,
+            endDate: n.end,
+            allDay: n.allDay,
+            venueName: n.venueName,
+            address: n.address,
+            neighbourhood: n.neighbourhood,
+            lat: n.lat,
+            lng: n.lng,
+            price: n.price,
+            isFree: n.isFree,
+            imageUrl: n.imageUrl ?? old.imageUrl,
+            sourceUrl: n.url ?? old.sourceUrl,
+            goneAt: null,
+          };
+          if (changed(old as unknown as Record<string, unknown>, patch)) {
+            await r.updateEvent(old.id, { ...patch, updatedAt: now });
+            summary.updated += 1;
+            if (old.status === 'approved') announce.push({ id: old.id, action: 'updated' });
+          }
+          continue;
+        }
+        if (n.cancelled) {
+          summary.rejected += 1;
+          continue;
+        }
+        const match = findMatch(n);
+        if (match) {
+          newLinks.push({ eventId: match.id, sourceType: source.sourceType, url: n.url ?? '', name: source.name, externalId: n.externalId, sourceId: source.id, seenAt: now });
+          links.set(n.externalId, match.id);
+          summary.merged += 1;
+          continue;
+        }
+        const c = classify({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
+        const id = randomUUID();
+        let venueId: string | null = null;
+        if (n.venueName) {
+          const key = venueKey(n.venueName);
+          venueId = venueIds.get(key) ?? null;
+          if (!venueId && key) {
+            venueId = randomUUID();
+            venueIds.set(key, venueId);
+            newVenues.push({ id: venueId, name: n.venueName, address: n.address, neighbourhood: n.neighbourhood, lat: n.lat, lng: n.lng });
+          }
+        }
+        const status = source.trusted && c.confidence >= APPROVE_CONFIDENCE ? 'approved' : 'pending';
+        newEvents.push({
+          id,
+          title: n.title,
+          description: n.description,
+          category: c.category,
+          categoryConfidence: c.confidence,
+          sourceType: source.sourceType,
+          sourceUrl: n.url,
+          imageUrl: n.imageUrl,
+          startDate: n.start,
+          endDate: n.end,
+          timeZone: n.timeZone,
+          allDay: n.allDay,
+          venueId,
+          venueName: n.venueName,
+          address: n.address,
+          neighbourhood: n.neighbourhood,
+          lat: n.lat,
+          lng: n.lng,
+          attendeeCount: n.attendeeCount,
+          price: n.price,
+          isFree: n.isFree,
+          isVerified: source.trusted,
+          isDemo: source.isDemo,
+          status,
+          createdAt: now,
+          updatedAt: now,
+        });
+        newLinks.push({ eventId: id, sourceType: source.sourceType, url: n.url ?? '', name: source.name, externalId: n.externalId, sourceId: source.id, seenAt: now });
+        links.set(n.externalId, id);
+        addToBucket({ id, title: n.title, start: n.start, venueName: n.venueName, lat: n.lat, lng: n.lng });
+        summary.created += 1;
+        if (status === 'approved') announce.push({ id, action: 'created' });
+      }
+      const CHUNK = 1000;
+      for (let i = 0; i < newVenues.length; i += CHUNK) await r.insertVenues(newVenues.slice(i, i + CHUNK));
+      for (let i = 0; i < newEvents.length; i += CHUNK) await r.insertEvents(newEvents.slice(i, i + CHUNK));
+      for (let i = 0; i < newLinks.length; i += CHUNK) await r.insertLinks(newLinks.slice(i, i + CHUNK));
+      for (let i = 0; i < seen.length; i += CHUNK) await r.touchLinks(source.id, seen.slice(i, i + CHUNK), now);
+      await r.markGone(source.id, runStart, now);
+    });
+    for (const a of announce) deps.bus.publish('event_update', a);
+  }
+
+  return {
+    /** Runs one source now; records the run and the source's health whatever happens. */
+    async runSource(sourceId: string, trigger: 'schedule' | 'manual' | 'seed' = 'manual'): Promise<RunSummary> {
+      const source = await repo.findById(sourceId);
+      if (!source) throw notFound('Source not found');
+      const startedAt = clock.now();
+      const summary: RunSummary = { status: 'success', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, errors: 0 };
+      let validators: { etag?: string | null; lastModified?: string | null } = {};
+      try {
+        const connector = CONNECTORS[source.connector as keyof typeof CONNECTORS];
+        if (!connector) throw new Error(`The ${source.connector} connector is not available`);
+        const ctx: ConnectorContext = { fetch: deps.fetch, now: startedAt, timeZone: city.timeZone, horizonDays: HORIZON_DAYS, maxOccurrences: MAX_OCCURRENCES };
+        const result = await connector.run(toSpec(source), ctx);
+        validators = { etag: result.etag ?? source.etag, lastModified: result.lastModified ?? source.lastModified };
+        if (result.notModified) {
+          summary.status = 'not_modified';
+        } else {
+          summary.fetched = result.candidates.length;
+          const venues: KnownVenues = new Map((await repo.allVenues()).map((v) => [venueKey(v.name), v]));
+          const items: NormalisedEvent[] = [];
+          const ids = new Set<string>();
+          for (const c of result.candidates) {
+            const n = normalise(c, { city, now: startedAt, horizonDays: HORIZON_DAYS, venues });
+            if (typeof n === 'string' || ids.has(n.externalId)) summary.rejected += 1;
+            else {
+              ids.add(n.externalId);
+              items.push(n);
+            }
+          }
+          await store(source, items, startedAt, summary);
+        }
+      } catch (err) {
+        summary.status = 'error';
+        summary.errors = 1;
+        summary.error = err instanceof Error ? err.message : String(err);
+        summary.created = summary.updated = summary.merged = 0;
+      }
+      const finishedAt = clock.now();
+      await repo.insertRun({
+        sourceId,
+        startedAt,
+        finishedAt,
+        status: summary.status,
+        trigger,
+        fetched: summary.fetched,
+        created: summary.created,
+        updated: summary.updated,
+        merged: summary.merged,
+        rejected: summary.rejected,
+        errors: summary.errors,
+        errorMessage: summary.error ?? null,
+      });
+      await repo.update(sourceId, {
+        lastRunAt: finishedAt,
+        ...(summary.status === 'error'
+          ? { lastError: summary.error ?? 'failed', consecutiveFailures: source.consecutiveFailures + 1 }
+          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, ...validators }),
+      });
+      return summary;
+    },
+  };
+}
+
+export type IngestionService = ReturnType<typeof createIngestionService>;

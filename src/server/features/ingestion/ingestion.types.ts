@@ -1,0 +1,96 @@
+// The contract between connectors (fetch + parse a source into candidates) and the pipeline
+// (normalise, deduplicate, classify, store). Connectors never touch the database.
+
+import { CONNECTOR_IDS } from '../../../contract/ingestion.ts';
+
+export { CONNECTOR_IDS };
+export type ConnectorId = (typeof CONNECTOR_IDS)[number];
+
+/** One event as a source describes it, before normalisation. */
+export interface CandidateEvent {
+  /** Stable within the source: a UID (plus the occurrence start for recurring events), a guid, an id, or the URL. */
+  externalId: string;
+  title: string;
+  /** Plain text or HTML; the pipeline turns it into safe text. */
+  description?: string;
+  url?: string;
+  imageUrl?: string;
+  /** The instant it starts (UTC inside a Date). */
+  start: Date;
+  end?: Date;
+  allDay?: boolean;
+  /** The IANA zone the source gave, when it gave one. */
+  timeZone?: string;
+  venueName?: string;
+  address?: string;
+  lat?: number;
+  lng?: number;
+  /** Lowest ticket price in the source's currency; 0 or isFree for free events. */
+  price?: number | null;
+  isFree?: boolean;
+  currency?: string;
+  /** Tags or categories the source attached, used as hints by the classifier. */
+  categories?: string[];
+  attendeeCount?: number;
+  cancelled?: boolean;
+}
+
+/** What a safe fetch returns: the body is already read, within the size limit. */
+export interface FetchResult {
+  status: number;
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  text(): string;
+}
+
+export interface SafeFetchInit {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Fetch that refuses private, loopback, link-local and unspecified addresses (checked on the
+ * resolved address at connect time, and again after every redirect) unless allowed, and caps
+ * size (10 MB) and time (20 s).
+ */
+export type SafeFetch = (url: string, init?: SafeFetchInit) => Promise<FetchResult>;
+
+export interface SourceSpec {
+  id: string;
+  name: string;
+  connector: ConnectorId;
+  url: string | null;
+  sourceType: string;
+  config: Record<string, unknown>;
+  /** Conditional-request validators from the last successful run. */
+  etag?: string | null;
+  lastModified?: string | null;
+}
+
+export interface ConnectorContext {
+  fetch: SafeFetch;
+  now: Date;
+  /** The city's zone: the default for floating times. */
+  timeZone: string;
+  /** Recurrences are expanded from now to now + horizonDays, at most maxOccurrences per event. */
+  horizonDays: number;
+  maxOccurrences: number;
+}
+
+export interface ConnectorResult {
+  candidates: CandidateEvent[];
+  /** True when the source answered 304 Not Modified: nothing to do. */
+  notModified?: boolean;
+  etag?: string | null;
+  lastModified?: string | null;
+}
+
+export interface Connector {
+  id: ConnectorId;
+  run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult>;
+}
+
+/** A failure that names what went wrong with a source, shown on its health record. */
+export class SourceError extends Error {}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { PORTLAND } from '../../../city.ts';
+import { canonicalUrl, normalise, venueKey, type KnownVenues } from './normalise.ts';
+
+const now = new Date('2026-11-22T20:00:00Z');
+const ctx = (venues: KnownVenues = new Map()) => ({ city: PORTLAND, now, horizonDays: 180, venues });
+const start = new Date('2026-11-28T03:00:00Z');
+
+describe('normalise', () => {
+  it('turns HTML into safe text and fills a default two-hour end', () => {
+    const n = normalise({ externalId: 'a', title: '<b>Jazz</b> &amp; Blues', description: '<p>Hello<script>alert(1)</script> <i>there</i></p>', start }, ctx());
+    if (typeof n === 'string') throw new Error(n);
+    expect(n.title).toBe('Jazz & Blues');
+    expect(n.description).toBe('Hello there');
+    expect(n.end.toISOString()).toBe('2026-11-28T05:00:00.000Z');
+  });
+
+  it('detects free events from a zero price, a flag or the words', () => {
+    const one = (c: object) => normalise({ externalId: 'x', title: 'Show', start, ...c }, ctx()) as Exclude<ReturnType<typeof normalise>, string>;
+    expect(one({ price: 0 })).toMatchObject({ isFree: true, price: null });
+    expect(one({ isFree: true, price: 5 })).toMatchObject({ isFree: true, price: null });
+    expect(one({ description: 'Free admission for all' })).toMatchObject({ isFree: true });
+    expect(one({ price: 12.5 })).toMatchObject({ isFree: false, price: 12.5 });
+  });
+
+  it('places an event by its coordinates, else a known venue, else the neighbourhood named in its address', () => {
+    const venues: KnownVenues = new Map([[venueKey('Doug Fir Lounge'), { lat: 45.5225, lng: -122.6574, address: '830 E Burnside St', neighbourhood: 'Buckman' }]]);
+    const known = normalise({ externalId: 'k', title: 'Gig', start, venueName: 'Doug Fir Lounge' }, ctx(venues));
+    expect(known).toMatchObject({ lat: 45.5225, lng: -122.6574, neighbourhood: 'Buckman', address: '830 E Burnside St' });
+    const byName = normalise({ externalId: 'n', title: 'Walk', start, address: 'SE 13th Ave, Sellwood, Portland' }, ctx());
+    expect(byName).toMatchObject({ neighbourhood: 'Sellwood', lat: 45.4651, lng: -122.6512 });
+    const byCoords = normalise({ externalId: 'c', title: 'Market', start, lat: 45.5288, lng: -122.683 }, ctx());
+    expect(byCoords).toMatchObject({ neighbourhood: 'Pearl District', lat: 45.5288 });
+  });
+
+  it('refuses events without a title, already over, or beyond the horizon', () => {
+    expect(normalise({ externalId: 'a', title: '  ', start }, ctx())).toBe('no title');
+    expect(normalise({ externalId: 'a', title: 'Old', start: new Date('2026-11-01T00:00:00Z') }, ctx())).toBe('already ended');
+    expect(normalise({ externalId: 'a', title: 'Far', start: new Date('2027-12-01T00:00:00Z') }, ctx())).toBe('beyond the horizon');
+    expect(normalise({ externalId: 'a', title: 'Bad', start: new Date('nope') }, ctx())).toBe('no valid start');
+  });
+
+  it('keeps an all-day event until the end of its local day', () => {
+    const n = normalise({ externalId: 'd', title: 'Fair', start: new Date('2026-11-28T08:00:00Z'), allDay: true }, ctx());
+    expect(n).toMatchObject({ allDay: true, end: new Date('2026-11-29T08:00:00Z') });
+  });
+
+  it('canonicalises URLs: http(s) only, no tracking parameters or fragment', () => {
+    expect(canonicalUrl('https://Example.org/e/1?utm_source=x&id=3#top')).toBe('https://example.org/e/1?id=3');
+    expect(canonicalUrl('javascript:alert(1)')).toBeNull();
+    expect(canonicalUrl('not a url')).toBeNull();
+  });
+});

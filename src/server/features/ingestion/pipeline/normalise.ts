@@ -1,0 +1,138 @@
+import type { CityConfig } from '../../../../contract/city.ts';
+import { zonedDayBounds } from '../../../../contract/time.ts';
+import { htmlToText } from '../../../lib/text.ts';
+import type { CandidateEvent } from '../ingestion.types.ts';
+
+export const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
+const MAX_TITLE = 300;
+const MAX_DESCRIPTION = 20_000;
+
+/** A candidate made safe and complete enough to store. */
+export interface NormalisedEvent {
+  externalId: string;
+  title: string;
+  description: string;
+  url: string | null;
+  imageUrl: string | null;
+  start: Date;
+  end: Date;
+  allDay: boolean;
+  timeZone: string;
+  venueName: string;
+  address: string | null;
+  neighbourhood: string | null;
+  lat: number | null;
+  lng: number | null;
+  price: number | null;
+  isFree: boolean;
+  categories: string[];
+  attendeeCount: number;
+  cancelled: boolean;
+}
+
+const TRACKING = /^(utm_[a-z]+|fbclid|gclid|mc_cid|mc_eid|ref|ref_src)$/i;
+
+/** http(s) URLs only, without tracking parameters or fragments; anything else is dropped. */
+export function canonicalUrl(raw: string | undefined | null): string | null {
+  if (!raw) return null;
+  try {
+    const u = new URL(raw.trim());
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    u.hash = '';
+    for (const key of [...u.searchParams.keys()]) if (TRACKING.test(key)) u.searchParams.delete(key);
+    u.hostname = u.hostname.toLowerCase();
+    return u.toString().slice(0, 2000);
+  } catch {
+    return null;
+  }
+}
+
+const tidy = (s: string | undefined | null) => htmlToText(s ?? '').replace(/\s+/g, ' ').trim();
+
+const FREE_WORDS = /\b(free( admission| entry| event| of charge)?|no cover|gratis|kostenlos|gratuit)\b/i;
+
+/** The neighbourhood a place is in: by name in its text, else the nearest centre within 3 km. */
+export function findNeighbourhood(city: CityConfig, text: string, lat: number | null, lng: number | null) {
+  const lower = text.toLowerCase();
+  const byName = city.neighbourhoods.find((n) => lower.includes(n.name.toLowerCase()));
+  if (byName) return byName;
+  if (lat === null || lng === null) return undefined;
+  let best: { n: CityConfig['neighbourhoods'][number]; d: number } | undefined;
+  for (const n of city.neighbourhoods) {
+    const d = haversineM(lat, lng, n.lat, n.lng);
+    if (!best || d < best.d) best = { n, d };
+  }
+  return best && best.d <= 3000 ? best.n : undefined;
+}
+
+export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const R = 6_371_000;
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * R * Math.asin(Math.sqrt(a));
+}
+
+export type KnownVenues = Map<string, { lat: number | null; lng: number | null; address: string | null; neighbourhood: string | null }>;
+export const venueKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
+/**
+ * Normalises a candidate: safe text, times (default duration, all-day to the end of the day),
+ * price and free detection, canonical URLs, venue, and coordinates from the source, else a
+ * known venue, else the neighbourhood's centre. Returns a reason string when it must be refused.
+ */
+export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date; horizonDays: number; venues: KnownVenues }): NormalisedEvent | string {
+  const title = tidy(c.title).slice(0, MAX_TITLE);
+  if (!title) return 'no title';
+  if (!(c.start instanceof Date) || Number.isNaN(c.start.getTime())) return 'no valid start';
+  const timeZone = c.timeZone ?? ctx.city.timeZone;
+  let end = c.end && !Number.isNaN(c.end.getTime()) && c.end >= c.start ? c.end : undefined;
+  if (!end) end = c.allDay ? zonedDayBounds(c.start, timeZone).end : new Date(c.start.getTime() + DEFAULT_DURATION_MS);
+  if (end <= ctx.now) return 'already ended';
+  if (c.start.getTime() > ctx.now.getTime() + ctx.horizonDays * 86_400_000) return 'beyond the horizon';
+
+  const description = htmlToText(c.description ?? '').slice(0, MAX_DESCRIPTION);
+  const venueName = tidy(c.venueName).slice(0, 300);
+  const address = tidy(c.address).slice(0, 500) || null;
+  let lat = Number.isFinite(c.lat) ? (c.lat as number) : null;
+  let lng = Number.isFinite(c.lng) ? (c.lng as number) : null;
+  if (lat !== null && (lat < -90 || lat > 90)) lat = null;
+  if (lng !== null && (lng < -180 || lng > 180)) lng = null;
+  const known = venueName ? ctx.venues.get(venueKey(venueName)) : undefined;
+  if ((lat === null || lng === null) && known?.lat != null && known.lng != null) {
+    lat = known.lat;
+    lng = known.lng;
+  }
+  const place = findNeighbourhood(ctx.city, `${venueName} ${address ?? ''} ${known?.neighbourhood ?? ''}`, lat, lng);
+  if ((lat === null || lng === null) && place) {
+    lat = place.lat;
+    lng = place.lng;
+  }
+
+  let price = typeof c.price === 'number' && Number.isFinite(c.price) && c.price >= 0 ? Math.round(c.price * 100) / 100 : null;
+  const isFree = c.isFree === true || price === 0 || (price === null && FREE_WORDS.test(`${title} ${description.slice(0, 500)}`));
+  if (isFree) price = null;
+
+  return {
+    externalId: (c.externalId || canonicalUrl(c.url) || `${title}@${c.start.toISOString()}`).slice(0, 500),
+    title,
+    description,
+    url: canonicalUrl(c.url),
+    imageUrl: canonicalUrl(c.imageUrl),
+    start: c.start,
+    end,
+    allDay: Boolean(c.allDay),
+    timeZone,
+    venueName,
+    address: address ?? known?.address ?? null,
+    neighbourhood: place?.name ?? known?.neighbourhood ?? null,
+    lat,
+    lng,
+    price,
+    isFree,
+    categories: (c.categories ?? []).map((x) => tidy(x)).filter(Boolean).slice(0, 20),
+    attendeeCount: Number.isInteger(c.attendeeCount) && (c.attendeeCount as number) >= 0 ? (c.attendeeCount as number) : 0,
+    cancelled: Boolean(c.cancelled),
+  };
+}

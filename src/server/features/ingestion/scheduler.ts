@@ -1,0 +1,65 @@
+import { PgBoss, fromPglite } from 'pg-boss';
+import type { Database } from '../../db/client.ts';
+import type { IngestionService } from './ingestion.service.ts';
+import type { SourcesRepository } from './sources.repository.ts';
+
+const QUEUE = 'source-run';
+/** Back-off after failures: the interval doubles per consecutive failure, up to an hour. */
+export function nextDelayMinutes(intervalMinutes: number, consecutiveFailures: number): number {
+  if (consecutiveFailures <= 0) return intervalMinutes;
+  return Math.min(60, intervalMinutes * 2 ** Math.min(consecutiveFailures, 6));
+}
+
+export interface Scheduler {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Makes sure the source has a queued run, after the given delay (ignored when one is queued). */
+  ensure(sourceId: string, delayMinutes: number): Promise<void>;
+}
+
+/**
+ * Runs every enabled source on its interval through pg-boss, on PostgreSQL or the embedded
+ * database alike. The queue's `stately` policy with the source id as singleton key allows one
+ * queued and one active run per source across all instances, so each run happens once.
+ */
+export function createScheduler(deps: {
+  database: Database;
+  sources: SourcesRepository;
+  ingestion: IngestionService;
+  /** Length of one "minute" in seconds (tests shorten it). */
+  unitSeconds?: number;
+  pollingIntervalSeconds?: number;
+  log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void };
+}): Scheduler {
+  const unit = deps.unitSeconds ?? 60;
+  const boss =
+    deps.database.kind === 'pglite'
+      ? new PgBoss({ backend: 'pglite', db: fromPglite(deps.database.pglite!), schedule: false })
+      : new PgBoss({ connectionString: deps.database.url!, max: 3, schedule: false });
+  boss.on('error', (err: Error) => deps.log.error({ err }, 'job queue error'));
+
+  async function ensure(sourceId: string, delayMinutes: number) {
+    await boss.send(QUEUE, { sourceId }, { singletonKey: sourceId, startAfter: Math.max(0, Math.round(delayMinutes * unit)), retryLimit: 0 });
+  }
+
+  return {
+    ensure,
+    async start() {
+      await boss.start();
+      await boss.createQueue(QUEUE, { policy: 'stately' });
+      await boss.work<{ sourceId: string }>(QUEUE, { pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => {
+        if (!job) return;
+        const source = await deps.sources.findById(job.data.sourceId);
+        if (!source?.enabled) return;
+        const summary = await deps.ingestion.runSource(source.id, 'schedule');
+        deps.log.info({ source: source.name, ...summary }, 'source run');
+        const failures = summary.status === 'error' ? source.consecutiveFailures + 1 : 0;
+        await ensure(source.id, nextDelayMinutes(source.intervalMinutes, failures));
+      });
+      for (const s of await deps.sources.list()) if (s.enabled) await ensure(s.id, 0);
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 10_000 });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { SourceResponse } from '../../../contract/ingestion.ts';
+import type { SourceRow } from './sources.repository.ts';
+
+export const MASK = '••••••';
+const SECRET = /token|key|secret|password/i;
+
+/** Config as admins see it: credentials masked, the rest as stored. */
+export function maskConfig(config: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, SECRET.test(k) && typeof v === 'string' && v ? MASK : v]));
+}
+
+/** A masked value sent back unchanged keeps the stored secret. */
+export function mergeConfig(stored: Record<string, unknown>, incoming: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(incoming).map(([k, v]) => [k, v === MASK ? stored[k] : v]));
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toSourceResponse(s: SourceRow): SourceResponse {
+  return {
+    id: s.id,
+    name: s.name,
+    connector: s.connector,
+    url: s.url,
+    sourceType: s.sourceType,
+    trusted: s.trusted,
+    intervalMinutes: s.intervalMinutes,
+    enabled: s.enabled,
+    isDemo: s.isDemo,
+    config: maskConfig(s.config),
+    health: {
+      lastRunAt: iso(s.lastRunAt),
+      lastSuccessAt: iso(s.lastSuccessAt),
+      lastError: s.lastError,
+      consecutiveFailures: s.consecutiveFailures,
+      eventsSeen: s.eventsSeen,
+      etag: s.etag,
+      lastModified: s.lastModified,
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { EventEmitter } from 'node:events';
+
+/** Messages other parts of the server announce; the realtime channel forwards them to browsers. */
+export interface BusMessages {
+  event_update: { id: string; action: 'created' | 'updated' | 'approved' | 'rejected' | 'removed' };
+  gaming_update: { userId: string; points: number };
+}
+
+/** One in-process bus per app instance. */
+export function createEventBus() {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(100);
+  return {
+    publish<K extends keyof BusMessages>(type: K, data: BusMessages[K]) {
+      emitter.emit(type, data);
+    },
+    subscribe<K extends keyof BusMessages>(type: K, fn: (data: BusMessages[K]) => void): () => void {
+      emitter.on(type, fn);
+      return () => emitter.off(type, fn);
+    },
+  };
+}
+
+export type EventBus = ReturnType<typeof createEventBus>;

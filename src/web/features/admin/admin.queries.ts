@@ -1,0 +1,185 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { EventPatch, EventStats, EventSummary } from '../../../contract/events.ts';
+import type { RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
+import type { z } from 'zod';
+import { apiJson, apiRequest, ApiError, throwIfResNotOk } from '../../lib/api-client.ts';
+import { isEventQueryKey } from '../events/events.queries.ts';
+
+/** Query keys are the URL's segments (spec section 7): the generic fetch joins them with '/'. */
+export const STATS_KEY = ['/api/events/stats'] as const;
+export const AI_STATUS_KEY = ['/api/admin/ai-status'] as const;
+export const PENDING_KEY = ['/api/admin/events/pending'] as const;
+export const SOURCES_KEY = ['/api/admin/sources'] as const;
+export const FAVORITES_KEY = ['/api/user/favorites'] as const;
+export const sourceRunsKey = (id: string) => ['/api/admin/sources', id, 'runs'] as const;
+
+/** GET /api/admin/ai-status: the classifier's measured held-out figures. */
+export interface AiStatus {
+  model: string;
+  /** 0..1 */
+  accuracy: number;
+  macroF1: number;
+  evaluatedOn: string;
+}
+
+export type SourceRun = z.infer<typeof SourceRunResponse>;
+export type SourceCreateInput = z.input<typeof SourceCreate>;
+export type SourcePatchInput = z.input<typeof SourcePatch>;
+
+/** GET /api/events/stats. */
+export function useEventStatsQuery(enabled = true) {
+  return useQuery<EventStats>({ queryKey: STATS_KEY, enabled });
+}
+
+/** GET /api/admin/ai-status; a 404 (no measurement on this server) reads as null. */
+export function useAiStatus(enabled = true) {
+  return useQuery<AiStatus | null>({
+    queryKey: AI_STATUS_KEY,
+    enabled,
+    queryFn: async ({ signal }) => {
+      const res = await fetch(AI_STATUS_KEY[0], { credentials: 'include', signal });
+      if (res.status === 404) return null;
+      await throwIfResNotOk(res);
+      return (await res.json()) as AiStatus;
+    },
+  });
+}
+
+/**
+ * GET /api/admin/events/pending. Contributions keep arriving, so opening the review table
+ * always asks again rather than showing what an earlier visit cached.
+ */
+export function usePendingEvents(enabled = true) {
+  return useQuery<EventSummary[]>({ queryKey: PENDING_KEY, enabled, refetchOnMount: 'always' });
+}
+
+/** GET /api/user/favorites: the signed-in user's saved events. */
+export function useFavoriteEvents(enabled = true) {
+  return useQuery<EventSummary[]>({ queryKey: FAVORITES_KEY, enabled });
+}
+
+/** GET /api/admin/sources. */
+export function useSources(enabled = true) {
+  return useQuery<SourceResponse[]>({ queryKey: SOURCES_KEY, enabled });
+}
+
+/** GET /api/admin/sources/:id/runs, newest first; asked again each time the history opens. */
+export function useSourceRuns(id: string, enabled = true) {
+  return useQuery<SourceRun[]>({ queryKey: sourceRunsKey(id), enabled, refetchOnMount: 'always' });
+}
+
+/** After a review action: the pending list, the stats and every event list or detail. */
+function invalidateEventData(client: QueryClient) {
+  void client.invalidateQueries({ queryKey: PENDING_KEY });
+  void client.invalidateQueries({ predicate: (q) => isEventQueryKey(q.queryKey) });
+}
+
+function dropPending(client: QueryClient, id: string) {
+  client.setQueryData<EventSummary[]>(PENDING_KEY, (list) => list?.filter((e) => e.id !== id));
+}
+
+/** POST /api/admin/events/:id/approve or /reject; the row leaves the pending list. */
+export function useReviewEvent(action: 'approve' | 'reject') {
+  const client = useQueryClient();
+  return useMutation<EventSummary, Error, string>({
+    mutationFn: (id) => apiJson<EventSummary>('POST', `/api/admin/events/${encodeURIComponent(id)}/${action}`),
+    onSuccess: (_res, id) => {
+      dropPending(client, id);
+      invalidateEventData(client);
+    },
+  });
+}
+
+/** PATCH /api/admin/events/:id with only the changed fields. */
+export function useEditEvent() {
+  const client = useQueryClient();
+  return useMutation<EventSummary, Error, { id: string; patch: EventPatch }>({
+    mutationFn: ({ id, patch }) => apiJson<EventSummary>('PATCH', `/api/admin/events/${encodeURIComponent(id)}`, patch),
+    onSuccess: (updated) => {
+      client.setQueryData<EventSummary[]>(PENDING_KEY, (list) => list?.map((e) => (e.id === updated.id ? updated : e)));
+      invalidateEventData(client);
+    },
+  });
+}
+
+/** Source changes move the list, its health and the active-source count. */
+function invalidateSources(client: QueryClient) {
+  void client.invalidateQueries({ queryKey: SOURCES_KEY });
+  void client.invalidateQueries({ queryKey: STATS_KEY });
+}
+
+/** POST /api/admin/sources. */
+export function useCreateSource() {
+  const client = useQueryClient();
+  return useMutation<SourceResponse, Error, SourceCreateInput>({
+    mutationFn: (body) => apiJson<SourceResponse>('POST', SOURCES_KEY[0], body),
+    onSuccess: () => invalidateSources(client),
+  });
+}
+
+/** PATCH /api/admin/sources/:id. */
+export function useUpdateSource() {
+  const client = useQueryClient();
+  return useMutation<SourceResponse, Error, { id: string; patch: SourcePatchInput }>({
+    mutationFn: ({ id, patch }) => apiJson<SourceResponse>('PATCH', `${SOURCES_KEY[0]}/${encodeURIComponent(id)}`, patch),
+    onSuccess: (updated) => {
+      client.setQueryData<SourceResponse[]>(SOURCES_KEY, (list) => list?.map((s) => (s.id === updated.id ? updated : s)));
+      invalidateSources(client);
+    },
+  });
+}
+
+/** DELETE /api/admin/sources/:id (204). */
+export function useDeleteSource() {
+  const client = useQueryClient();
+  return useMutation<void, Error, string>({
+    mutationFn: async (id) => {
+      await apiRequest('DELETE', `${SOURCES_KEY[0]}/${encodeURIComponent(id)}`);
+    },
+    onSuccess: (_res, id) => {
+      client.setQueryData<SourceResponse[]>(SOURCES_KEY, (list) => list?.filter((s) => s.id !== id));
+      client.removeQueries({ queryKey: sourceRunsKey(id) });
+      invalidateSources(client);
+    },
+  });
+}
+
+/** POST /api/admin/sources/:id/run: one run now; its summary comes back. */
+export function useRunSource() {
+  const client = useQueryClient();
+  return useMutation<RunSummaryResponse, Error, string>({
+    mutationFn: (id) => apiJson<RunSummaryResponse>('POST', `${SOURCES_KEY[0]}/${encodeURIComponent(id)}/run`),
+    onSettled: () => {
+      // Health, history, counts and whatever events the run brought in.
+      invalidateSources(client);
+      invalidateEventData(client);
+    },
+  });
+}
+
+/** 'fetched N, created N, updated N, merged N, rejected N' for a run summary. */
+export function runSummaryText(r: Pick<RunSummaryResponse, 'fetched' | 'created' | 'updated' | 'merged' | 'rejected'>): string {
+  return `fetched ${r.fetched}, created ${r.created}, updated ${r.updated}, merged ${r.merged}, rejected ${r.rejected}`;
+}
+
+/**
+ * Field errors of a 400 answer (`issues: [{ path: 'body.name', message }]`), keyed by the first
+ * segment after `body` ('name', 'config' ...); `form` holds a message that fits no field.
+ */
+export function serverFieldErrors(err: unknown): Record<string, string> {
+  if (!(err instanceof ApiError)) return { form: err instanceof Error ? err.message : String(err) };
+  const out: Record<string, string> = {};
+  try {
+    const parsed = JSON.parse(err.body) as { message?: unknown; issues?: { path?: unknown; message?: unknown }[] };
+    for (const issue of parsed.issues ?? []) {
+      if (typeof issue.path !== 'string' || typeof issue.message !== 'string') continue;
+      const segments = issue.path.split('.');
+      const key = (segments[0] === 'body' ? segments[1] : segments[0]) || 'form';
+      if (!out[key]) out[key] = issue.message;
+    }
+    if (Object.keys(out).length === 0) out.form = typeof parsed.message === 'string' ? parsed.message : err.message;
+  } catch {
+    out.form = err.message;
+  }
+  return out;
+}
