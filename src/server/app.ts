@@ -25,12 +25,20 @@ import type { SafeFetch } from './features/ingestion/ingestion.types.ts';
 import { createScheduler, type Scheduler } from './features/ingestion/scheduler.ts';
 import { createSourcesRepository, type SourcesRepository } from './features/ingestion/sources.repository.ts';
 import { sourcesRoutes } from './features/ingestion/sources.routes.ts';
+import { createHmac } from 'node:crypto';
+import { gamingRoutes } from './features/gaming/gaming.routes.ts';
+import { createGamingService } from './features/gaming/gaming.service.ts';
+import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
+import { createNotificationsService } from './features/notifications/notifications.service.ts';
+import { qrRoutes } from './features/qr/qr.routes.ts';
+import { createQrService } from './features/qr/qr.service.ts';
 import { createEventBus, type EventBus } from './lib/event-bus.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { createHealthService } from './features/health/health.service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSameOrigin } from './plugins/same-origin.ts';
+import { registerRealtime } from './plugins/realtime.ts';
 
 export interface AppDeps {
   env: Env;
@@ -52,6 +60,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     bus: EventBus;
     scheduler: Scheduler | null;
+    realtime: Awaited<ReturnType<typeof registerRealtime>>;
     ingest: { service: IngestionService; sources: SourcesRepository };
   }
 }
@@ -120,6 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { health });
   const bus = createEventBus();
   app.decorate('bus', bus);
+  const realtime = await registerRealtime(app, { database, bus, publicUrl: env.PUBLIC_URL });
+  app.decorate('realtime', realtime);
   const events = createEventsService({ db: database.db, clock, city, bus });
   await app.register(eventsRoutes, { events, users: authRepo, clock, publicUrl: env.PUBLIC_URL, cityName: city.name });
 
@@ -133,6 +144,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('ingest', { service: ingestion, sources: sourcesRepo });
   if (scheduler) app.addHook('onClose', async () => scheduler.stop());
   await app.register(sourcesRoutes, { sources: sourcesRepo, ingestion, scheduler });
+  await app.register(gamingRoutes, { gaming: createGamingService({ db: database.db, clock, city, bus }) });
+  await app.register(notificationsRoutes, { notifications: createNotificationsService({ db: database.db, clock, bus }) });
+  const qrKey = createHmac('sha256', deps.sessionSecret).update('qr').digest();
+  await app.register(qrRoutes, { qr: createQrService({ db: database.db, clock, city, bus, key: qrKey }) });
   app.get('/api/config', { schema: { response: { 200: PublicConfig } } }, async () => ({ city, oidc: Boolean(deps.oidc) }));
 
   const webDir = deps.webDir === undefined ? defaultWebDir : deps.webDir;

@@ -4,3 +4,5 @@ export * from '../features/auth/sessions.table.ts';
 export * from '../features/events/events.table.ts';
 export * from '../features/gaming/ledger.table.ts';
 export * from '../features/ingestion/sources.table.ts';
+export * from '../features/gaming/badges.table.ts';
+export * from '../features/notifications/notifications.table.ts';

@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
+import type { NotificationResponse } from '../../contract/notifications.ts';
 
 /** Messages other parts of the server announce; the realtime channel forwards them to browsers. */
 export interface BusMessages {
   event_update: { id: string; action: 'created' | 'updated' | 'approved' | 'rejected' | 'removed' };
   gaming_update: { userId: string; points: number };
+  notification: { userId: string; notification: NotificationResponse };
 }
 
 /** One in-process bus per app instance. */

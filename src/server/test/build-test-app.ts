@@ -4,6 +4,7 @@ import { PORTLAND } from '../city.ts';
 import { createManualClock } from '../clock.ts';
 import type { Database } from '../db/client.ts';
 import { parseEnv } from '../env.ts';
+import { createSafeFetch } from '../features/ingestion/fetch/safe-fetch.ts';
 import { openTestDatabase } from './test-db.ts';
 
 export const TEST_ORIGIN = 'http://localhost:80';
@@ -21,6 +22,7 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const database = overrides.database ?? (await openTestDatabase());
   const clock = createManualClock(new Date());
+  const fetch = overrides.fetch ?? createSafeFetch({ allowPrivate: true });
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...overrides.env });
   const app = await buildApp({
     city: PORTLAND,
@@ -28,6 +30,8 @@ export async function buildTestApp(
     clock,
     webDir: null,
     logger: false,
+    fetch,
+    scheduler: false,
     ...overrides,
     env,
     database,

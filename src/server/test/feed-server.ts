@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Route = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+export type Route = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 /**
  * A local HTTP server that replays recorded responses, so connectors run their real fetch code.

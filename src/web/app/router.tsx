@@ -14,6 +14,7 @@ const SignupPage = lazy(() => import('../features/auth/signup-page.tsx'));
 const DiscoverPage = lazy(() => import('../features/discover/discover-page.tsx'));
 const AdminDashboardPage = lazy(() => import('../features/admin/admin-dashboard-page.tsx'));
 const EventPage = lazy(() => import('../features/events/event-page.tsx'));
+const SourcesPage = lazy(() => import('../features/admin/sources-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/shell/not-found-page.tsx'));
 const PendingFeaturePage = lazy(() => import('../features/shell/pending-feature-page.tsx'));
 
@@ -85,6 +86,13 @@ export function AppRouter() {
           <Gated>
             <AdminOnly>
               <AdminDashboardPage />
+            </AdminOnly>
+          </Gated>
+        </Route>
+        <Route path="/admin/sources">
+          <Gated>
+            <AdminOnly>
+              <SourcesPage />
             </AdminOnly>
           </Gated>
         </Route>

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { eventSources, events, favorites } from './events.table.ts';
 
@@ -21,6 +21,20 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const tsQuery = (q: string) => sql`websearch_to_tsquery('english', ${q})`;
 const earthOf = (lat: number, lng: number) => sql`ll_to_earth(${lat}::float8, ${lng}::float8)`;
 const eventEarth = sql`ll_to_earth(${events.lat}, ${events.lng})`;
+
+/**
+ * Relevance ranking reads the tsvector of every match, and a broad term matches half the
+ * table. When a search matches more than BROAD_MATCHES events, only the soonest
+ * RANK_CANDIDATES of them (or as many as the page reaches) are ranked: the date index finds
+ * those after reading a few thousand rows. The decision uses the exact match count, not the
+ * planner's estimate, which overshoots when the title substring and the words overlap (and then
+ * the date index would be walked far past the matches).
+ */
+export const BROAD_MATCHES = 10_000;
+export const RANK_CANDIDATES = 1000;
+
+/** Every column but the tsvector, the widest value of a row, which no reader needs. */
+const { search: _search, ...eventColumns } = getTableColumns(events);
 
 /** Every condition of a filter; `omit` leaves one out (facet counts ignore their own filter). */
 export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType'): SQL[] {
@@ -46,7 +60,7 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
 }
 
 const summaryColumns = (userId: string | null, near: { lat: number; lng: number } | undefined) => ({
-  event: events,
+  event: eventColumns,
   isFavorited: userId
     ? sql<boolean>`exists (select 1 from ${favorites} where ${favorites.eventId} = ${events.id} and ${favorites.userId} = ${userId})`
     : sql<boolean>`false`,
@@ -55,18 +69,68 @@ const summaryColumns = (userId: string | null, near: { lat: number; lng: number 
     : sql<number | null>`null`,
 });
 
-export type SummaryRow = { event: typeof events.$inferSelect; isFavorited: boolean; distanceM: number | null };
+export type SummaryRow = { event: Omit<typeof events.$inferSelect, 'search'>; isFavorited: boolean; distanceM: number | null };
 
 /** Queries on events, their sources and favourites; no rules here. */
 export function createEventsRepository(db: Db) {
+  // A request's list and count receive the same filter object: the count runs once, and the
+  // ranked list reads it (see BROAD_MATCHES).
+  const counts = new WeakMap<EventFilter, Promise<number>>();
+  const countOnce = (f: EventFilter) => {
+    let n = counts.get(f);
+    if (!n) {
+      n = db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(events)
+        .where(and(...filterConditions(f)))
+        .then(([row]) => row?.n ?? 0);
+      counts.set(f, n);
+    }
+    return n;
+  };
+
   return {
     async list(f: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null): Promise<SummaryRow[]> {
       const conds = filterConditions(f);
       const order: SQL[] = [];
       if (sort === 'relevance' && f.search) {
-        order.push(desc(sql`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`));
-      } else if (sort === 'distance' && f.near) {
-        order.push(sql`earth_distance(${earthOf(f.near.lat, f.near.lng)}, ${eventEarth}) asc nulls last`);
+        const broad = (await countOnce(f)) > BROAD_MATCHES;
+        const matches = db.select({ ...eventColumns, search: events.search }).from(events).where(and(...conds)).$dynamic();
+        // The subquery keeps the table's name, so the columns and expressions below read its rows;
+        // without a limit it is flattened into a plain query on the table.
+        const source = (
+          broad ? matches.orderBy(asc(events.startDate), asc(events.id)).limit(Math.max(RANK_CANDIDATES, page.offset + page.limit)) : matches
+        ).as('events');
+        const rows = await db
+          .select(summaryColumns(userId, f.near))
+          .from(source)
+          .orderBy(
+            desc(sql`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`),
+            asc(events.startDate),
+            asc(events.id),
+          )
+          .limit(page.limit)
+          .offset(page.offset);
+        return rows as SummaryRow[];
+      }
+      if (sort === 'distance' && f.near) {
+        // The GiST index gives nearest first (`<->` is the chord distance, which the
+        // great-circle distance follows), so finding the page's last event is cheap; the page
+        // is then sorted exactly among the events no farther than it, ties (one venue's
+        // events) included, instead of sorting every event in the radius.
+        const centre = earthOf(f.near.lat, f.near.lng);
+        const [edge] = await db
+          .select({ d: sql<number | null>`earth_distance(${centre}, ${eventEarth})` })
+          .from(events)
+          .where(and(...conds))
+          .orderBy(sql`${eventEarth} <-> ${centre}`)
+          .limit(1)
+          .offset(page.offset + page.limit - 1);
+        if (edge && edge.d !== null) {
+          const d = Number(edge.d);
+          conds.push(sql`earth_box(${centre}, ${d}::float8) @> ${eventEarth}`, sql`earth_distance(${centre}, ${eventEarth}) <= ${d}::float8`);
+        }
+        order.push(sql`earth_distance(${centre}, ${eventEarth}) asc nulls last`);
       } else if (sort === 'popularity') {
         order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount}`));
       }
@@ -82,8 +146,7 @@ export function createEventsRepository(db: Db) {
     },
 
     async count(f: EventFilter): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(and(...filterConditions(f)));
-      return row?.n ?? 0;
+      return countOnce(f);
     },
 
     async facet(f: EventFilter, by: 'category' | 'sourceType'): Promise<{ value: string; count: number }[]> {
@@ -118,11 +181,14 @@ export function createEventsRepository(db: Db) {
     },
 
     async countActiveSources(now: Date): Promise<number> {
-      const [row] = await db
-        .select({ n: sql<number>`count(distinct (${eventSources.sourceType}, ${eventSources.name}))::int` })
+      // Grouping hashes the pairs; count(distinct ...) sorted them all, spilling to disk.
+      const pairs = db
+        .selectDistinct({ sourceType: eventSources.sourceType, name: eventSources.name })
         .from(eventSources)
         .innerJoin(events, eq(events.id, eventSources.eventId))
-        .where(and(eq(events.status, 'approved'), gt(events.endDate, now)));
+        .where(and(eq(events.status, 'approved'), gt(events.endDate, now)))
+        .as('pairs');
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(pairs);
       return row?.n ?? 0;
     },
 
@@ -167,7 +233,7 @@ export function createEventsRepository(db: Db) {
 
     async listFavorites(userId: string): Promise<SummaryRow[]> {
       const rows = await db
-        .select({ event: events, isFavorited: sql<boolean>`true`, distanceM: sql<number | null>`null` })
+        .select({ event: eventColumns, isFavorited: sql<boolean>`true`, distanceM: sql<number | null>`null` })
         .from(favorites)
         .innerJoin(events, eq(events.id, favorites.eventId))
         .where(eq(favorites.userId, userId))
@@ -219,7 +285,7 @@ export function createEventsRepository(db: Db) {
     },
 
     async listByStatus(status: 'pending' | 'approved' | 'rejected', limit: number) {
-      return db.select().from(events).where(eq(events.status, status)).orderBy(asc(events.createdAt)).limit(limit);
+      return db.select().from(events).where(eq(events.status, status)).orderBy(desc(events.createdAt), asc(events.id)).limit(limit);
     },
   };
 }

@@ -7,12 +7,13 @@ import type { Db } from '../../db/client.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import { notFound } from '../../errors.ts';
 import { htmlToText } from '../../lib/text.ts';
-import { appendAward } from '../gaming/ledger.repository.ts';
+import { announceAward, payAward } from '../gaming/awards.ts';
+import { RULES } from '../gaming/rules.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
 import { metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
 
-export const FAVORITE_DISCOVERY_POINTS = 5;
+export const FAVORITE_DISCOVERY_POINTS = RULES.discovered.points;
 const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
@@ -99,32 +100,41 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
      * event, however often the heart is toggled: the ledger's idempotency key decides.
      */
     async toggleFavorite(viewer: Viewer, eventId: string): Promise<{ isFavorited: boolean; points: number | null }> {
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const txRepo = createEventsRepository(tx);
         await txRepo.lockFavorite(viewer.id, eventId);
         const row = await txRepo.findById(eventId, null);
         if (!row || row.event.status !== 'approved') throw notFound('Event not found');
         if (await txRepo.deleteFavorite(viewer.id, eventId)) {
           await txRepo.addToFavoriteCount(eventId, -1);
-          return { isFavorited: false, points: null };
+          return { isFavorited: false, points: null, paid: null };
         }
         const now = clock.now();
         await txRepo.insertFavorite(viewer.id, eventId, now);
         await txRepo.addToFavoriteCount(eventId, 1);
-        const points = await appendAward(tx, {
-          userId: viewer.id,
-          activityType: 'discovered',
-          reason: 'favorite',
-          targetType: 'event',
-          targetId: eventId,
-          eventId,
-          points: FAVORITE_DISCOVERY_POINTS,
-          description: `Discovered ${row.event.title}`,
-          idempotencyKey: `discovered:event:${eventId}:${viewer.id}`,
-          at: now,
-        });
-        return { isFavorited: true, points };
+        // The shared award path: paid once per event; badges it unlocks are earned in this transaction.
+        const paid = await payAward(
+          tx,
+          RULES.discovered,
+          {
+            userId: viewer.id,
+            activityType: 'discovered',
+            reason: 'favorite',
+            targetType: 'event',
+            targetId: eventId,
+            eventId,
+            points: FAVORITE_DISCOVERY_POINTS,
+            description: `Discovered ${row.event.title}`,
+            idempotencyKey: `discovered:event:${eventId}:${viewer.id}`,
+            at: now,
+          },
+          city.timeZone,
+        );
+        return { isFavorited: true, points: paid.status === 'paid' ? paid.total : null, paid };
       });
+      // After commit: gaming_update with the new total, and any badge notifications.
+      announceAward(deps.bus, viewer.id, result.paid);
+      return { isFavorited: result.isFavorited, points: result.points };
     },
 
     /** An event an admin enters by hand; approved unless the admin says otherwise. */
@@ -160,7 +170,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return this.get(row.id, admin);
     },
 
-    /** The review queue: pending events, oldest first. */
+    /** The review queue: pending events, newest first. */
     async pending(): Promise<EventSummary[]> {
       const rows = await repo.listByStatus('pending', 200);
       return rows.map((event) => summary({ event, isFavorited: false, distanceM: null }));

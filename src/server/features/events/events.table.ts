@@ -73,7 +73,15 @@ export const events = pgTable(
     index('events_status_start_idx').on(t.status, t.startDate),
     index('events_status_category_start_idx').on(t.status, t.category, t.startDate),
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
-    index('events_popularity_idx').on(t.status, t.favoriteCount, t.attendeeCount),
+    // The popularity sort's own order: the sum, then its tie-breaks.
+    index('events_popularity_idx').on(t.status, sql`(${t.favoriteCount} + ${t.attendeeCount}) desc`, t.startDate, t.id),
+    // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows.
+    index('events_upcoming_category_idx')
+      .on(t.status, t.category, t.endDate, t.sourceType, t.startDate)
+      .where(sql`${t.goneAt} is null`),
+    index('events_upcoming_source_idx')
+      .on(t.status, t.sourceType, t.endDate, t.category, t.startDate)
+      .where(sql`${t.goneAt} is null`),
     index('events_status_end_idx').on(t.status, t.endDate),
     index('events_search_idx').using('gin', t.search),
     index('events_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),

@@ -18,11 +18,19 @@ export interface Award {
 }
 
 /**
- * Appends an award unless its idempotency key was already paid, and keeps the cached total in
- * step in the same transaction. Returns the user's new total, or null when nothing was paid.
- * Call it inside the caller's transaction.
+ * Serialises the awards of one user until the transaction ends, so daily caps and badge
+ * thresholds are exact under concurrent requests. (Two-key form: its own lock space.)
  */
-export async function appendAward(tx: Db, a: Award): Promise<number | null> {
+export async function lockUserAwards(tx: Db, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(4202, hashtext(${userId}))`);
+}
+
+/**
+ * Appends an award unless its idempotency key was already paid, and keeps the cached total in
+ * step in the same transaction. Returns the new row's id and the user's new total, or null when
+ * nothing was paid. Call it inside the caller's transaction.
+ */
+export async function appendAwardRow(tx: Db, a: Award): Promise<{ id: string; total: number } | null> {
   const inserted = await tx
     .insert(pointAwards)
     .values({
@@ -39,11 +47,21 @@ export async function appendAward(tx: Db, a: Award): Promise<number | null> {
     })
     .onConflictDoNothing({ target: pointAwards.idempotencyKey })
     .returning({ id: pointAwards.id });
-  if (inserted.length === 0) return null;
+  const id = inserted[0]?.id;
+  if (!id) return null;
   const [row] = await tx
     .update(users)
     .set({ points: sql`${users.points} + ${a.points}` })
     .where(eq(users.id, a.userId))
     .returning({ points: users.points });
-  return row?.points ?? null;
+  return row ? { id, total: row.points } : null;
+}
+
+/**
+ * Appends an award unless its idempotency key was already paid, and keeps the cached total in
+ * step in the same transaction. Returns the user's new total, or null when nothing was paid.
+ * Call it inside the caller's transaction.
+ */
+export async function appendAward(tx: Db, a: Award): Promise<number | null> {
+  return (await appendAwardRow(tx, a))?.total ?? null;
 }

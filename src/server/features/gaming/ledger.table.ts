@@ -23,5 +23,11 @@ export const pointAwards = pgTable(
     idempotencyKey: text('idempotency_key').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex('point_awards_key_idx').on(t.idempotencyKey), index('point_awards_user_time_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    uniqueIndex('point_awards_key_idx').on(t.idempotencyKey),
+    index('point_awards_user_time_idx').on(t.userId, t.createdAt),
+    index('point_awards_user_type_time_idx').on(t.userId, t.activityType, t.createdAt),
+    // The weekly leaderboard sums awards since Monday.
+    index('point_awards_time_idx').on(t.createdAt),
+  ],
 );

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { CityConfig } from '../../../contract/city.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
-import { notFound } from '../../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import { classify } from './classifier/classifier.ts';
 import { CONNECTORS } from './connectors/index.ts';
-import type { ConnectorContext, SafeFetch, SourceSpec } from './ingestion.types.ts';
+import { SourceError, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
 import { isSameEvent, START_WINDOW_MS } from './pipeline/dedupe.ts';
 import { normalise, venueKey, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
 import { createSourcesRepository, type SourceRow } from './sources.repository.ts';
@@ -195,7 +195,77 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
     for (const a of announce) deps.bus.publish('event_update', a);
   }
 
+  /** Reads candidates from a URL: schema.org JSON-LD on a page, else iCalendar. */
+  async function readUrl(url: string, now: Date) {
+    const ctx: ConnectorContext = { fetch: deps.fetch, now, timeZone: city.timeZone, horizonDays: HORIZON_DAYS, maxOccurrences: 5 };
+    const spec = (connector: 'jsonld' | 'ical'): SourceSpec => ({ id: 'import', name: 'Import', connector, url, sourceType: 'contribution', config: {} });
+    const first = /\.ics($|\?)|^webcal:/i.test(url) ? (['ical', 'jsonld'] as const) : (['jsonld', 'ical'] as const);
+    let lastError: unknown;
+    for (const connector of first) {
+      try {
+        const result = await CONNECTORS[connector].run(spec(connector), ctx);
+        if (result.candidates.length) return result.candidates;
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    if (lastError instanceof SourceError && /refused|private|timed out|larger than|HTTP/i.test(lastError.message)) throw invalid(`url: ${lastError.message}`);
+    return [];
+  }
+
   return {
+    /**
+     * A member's contribution: the event at a URL (a page with schema.org Event data, or an
+     * .ics link) enters the review queue as theirs; an event already listed is answered as is.
+     */
+    async importUrl(url: string, userId: string): Promise<{ eventId: string; created: boolean }> {
+      const now = clock.now();
+      const venues: KnownVenues = new Map((await repo.allVenues()).map((v) => [venueKey(v.name), v]));
+      const items = (await readUrl(url, now))
+        .map((c) => normalise(c, { city, now, horizonDays: HORIZON_DAYS, venues }))
+        .filter((n): n is NormalisedEvent => typeof n !== 'string' && !n.cancelled)
+        .sort((a, b) => a.start.getTime() - b.start.getTime());
+      const n = items[0];
+      if (!n) throw invalid('url: no upcoming event was found at that address');
+      const nearby = await repo.eventsStartingBetween(new Date(n.start.getTime() - START_WINDOW_MS), new Date(n.start.getTime() + START_WINDOW_MS));
+      const same = nearby.find((e) => isSameEvent(n, { title: e.title, start: e.startDate, venueName: e.venueName, lat: e.lat, lng: e.lng }));
+      if (same) return { eventId: same.id, created: false };
+      const c = classify({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
+      const id = randomUUID();
+      await db.transaction(async (tx) => {
+        const r = createSourcesRepository(tx);
+        await r.insertEvents([
+          {
+            id,
+            title: n.title,
+            description: n.description,
+            category: c.category,
+            categoryConfidence: c.confidence,
+            sourceType: 'contribution',
+            sourceUrl: n.url ?? url,
+            imageUrl: n.imageUrl,
+            startDate: n.start,
+            endDate: n.end,
+            timeZone: n.timeZone,
+            allDay: n.allDay,
+            venueName: n.venueName,
+            address: n.address,
+            neighbourhood: n.neighbourhood,
+            lat: n.lat,
+            lng: n.lng,
+            price: n.price,
+            isFree: n.isFree,
+            status: 'pending',
+            contributedBy: userId,
+            createdAt: now,
+            updatedAt: now,
+          },
+        ]);
+        await r.insertLinks([{ eventId: id, sourceType: 'contribution', url: n.url ?? url, name: 'Contributed by a member', externalId: n.externalId, seenAt: now }]);
+      });
+      return { eventId: id, created: true };
+    },
+
     /** Runs one source now; records the run and the source's health whatever happens. */
     async runSource(sourceId: string, trigger: 'schedule' | 'manual' | 'seed' = 'manual'): Promise<RunSummary> {
       const source = await repo.findById(sourceId);

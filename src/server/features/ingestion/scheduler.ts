@@ -56,7 +56,13 @@ export function createScheduler(deps: {
         const failures = summary.status === 'error' ? source.consecutiveFailures + 1 : 0;
         await ensure(source.id, nextDelayMinutes(source.intervalMinutes, failures));
       });
-      for (const s of await deps.sources.list()) if (s.enabled) await ensure(s.id, 0);
+      // Each enabled source gets its next run: due now, or the rest of its interval after the last run.
+      const now = Date.now();
+      for (const s of await deps.sources.list()) {
+        if (!s.enabled) continue;
+        const sinceLast = s.lastRunAt ? (now - s.lastRunAt.getTime()) / 1000 / unit : Infinity;
+        await ensure(s.id, Math.max(0, nextDelayMinutes(s.intervalMinutes, s.consecutiveFailures) - sinceLast));
+      }
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 10_000 });

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ClassifyBody, ClassifyResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
+import { ImportUrlBody, ClassifyBody, ClassifyResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import { notFound } from '../../errors.ts';
-import { requireAdmin } from '../../plugins/auth.ts';
+import { requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { classify } from './classifier/classifier.ts';
 import type { IngestionService } from './ingestion.service.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -79,4 +79,18 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
     requireAdmin(req);
     return req.body.events.map((e) => classify({ title: e.title, description: e.description }));
   });
+
+  r.post(
+    '/api/events/import-url',
+    {
+      schema: { body: ImportUrlBody, response: { 201: z.object({ eventId: z.string(), status: z.literal('pending'), message: z.string() }), 200: z.object({ eventId: z.string(), status: z.literal('existing'), message: z.string() }) } },
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const { eventId, created } = await deps.ingestion.importUrl(req.body.url, user.id);
+      if (!created) return reply.status(200).send({ eventId, status: 'existing' as const, message: 'This event is already listed on Townbeat' });
+      return reply.status(201).send({ eventId, status: 'pending' as const, message: 'Thanks! Your event was sent for review' });
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -16,6 +16,8 @@ export const users = pgTable(
     oidcSubject: text('oidc_subject'),
     /** Secret part of the private calendar subscription URL; reset by the user. */
     calendarSecret: text('calendar_secret'),
+    /** Shown as 'Anonymous' on the leaderboard when set (PATCH /api/user/profile). */
+    leaderboardOptOut: boolean('leaderboard_opt_out').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,10 +1,12 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
-import { Bell, Search, Star, UserRound } from 'lucide-react';
+import { Search, Star, UserRound } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useSearchParams } from 'wouter';
 import { useAuth } from '../../features/auth/auth.queries.ts';
 import { ProfileDialog } from '../../features/shell/profile-dialog.tsx';
 import { AdminOverlay } from '../../features/admin/admin-overlay.tsx';
+import { NotificationBell, NotificationCenter, receiveServerNotification } from '../../features/gaming/notifications.tsx';
+import { useRealtime } from '../../lib/use-realtime.ts';
 
 export const NAV_LINKS = [
   { href: '/', label: 'Discover' },
@@ -65,6 +67,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const [profileOpen, setProfileOpen] = useState(false);
   const [adminOpen, setAdminOpen] = useState(false);
+  // Live points, event and notification updates for every signed-in screen; notifications also
+  // show as cards (a stable module function, so the connection is not remade on each render).
+  useRealtime(receiveServerNotification);
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(' ') || user?.email || '';
   const initials = (user?.firstName?.[0] ?? user?.email?.[0] ?? '?').toUpperCase() + (user?.lastName?.[0] ?? '').toUpperCase();
 
@@ -85,9 +90,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             <span className="hidden sm:inline">Townbeat</span>
           </Link>
           <SearchBox />
-          <button type="button" aria-label="Notifications" className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full hover:bg-muted" title="Notifications arrive with the live updates feature">
-            <Bell className="h-5 w-5" aria-hidden />
-          </button>
+          <NotificationBell />
           <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-accent-soft px-3 py-1 text-sm font-semibold text-accent" aria-label={`${user?.points ?? 0} points`}>
             <Star className="h-4 w-4" aria-hidden />
             <span data-testid="points-chip">{user?.points ?? 0}</span>
@@ -140,6 +143,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
       <ProfileDialog open={profileOpen} onOpenChange={setProfileOpen} />
       <AdminOverlay open={adminOpen} onOpenChange={setAdminOpen} />
+      <NotificationCenter />
     </div>
   );
 }

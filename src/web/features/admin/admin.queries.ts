@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import type { EventPatch, EventStats, EventSummary } from '../../../contract/events.ts';
 import type { RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import type { z } from 'zod';
+import { toast } from '../../components/ui/use-toast.ts';
 import { apiJson, apiRequest, ApiError, throwIfResNotOk } from '../../lib/api-client.ts';
 import { isEventQueryKey } from '../events/events.queries.ts';
 
@@ -78,15 +79,26 @@ function dropPending(client: QueryClient, id: string) {
   client.setQueryData<EventSummary[]>(PENDING_KEY, (list) => list?.filter((e) => e.id !== id));
 }
 
-/** POST /api/admin/events/:id/approve or /reject; the row leaves the pending list. */
+/** Spec section 8: the review toasts. */
+export const REVIEW_TOASTS = {
+  approve: { success: 'Event approved successfully', failure: 'Failed to approve event' },
+  reject: { success: 'Event rejected successfully', failure: 'Failed to reject event' },
+} as const;
+
+/**
+ * POST /api/admin/events/:id/approve or /reject; the row leaves the pending list. The toasts are
+ * raised here, not by the row: the row unmounts as soon as it leaves the list.
+ */
 export function useReviewEvent(action: 'approve' | 'reject') {
   const client = useQueryClient();
   return useMutation<EventSummary, Error, string>({
     mutationFn: (id) => apiJson<EventSummary>('POST', `/api/admin/events/${encodeURIComponent(id)}/${action}`),
     onSuccess: (_res, id) => {
+      toast({ title: 'Success', description: REVIEW_TOASTS[action].success });
       dropPending(client, id);
       invalidateEventData(client);
     },
+    onError: () => toast({ title: 'Error', description: REVIEW_TOASTS[action].failure, variant: 'destructive' }),
   });
 }
 
@@ -129,19 +141,27 @@ export function useUpdateSource() {
   });
 }
 
-/** DELETE /api/admin/sources/:id (204). */
+/** DELETE /api/admin/sources/:id (204); toasts here, since the source's row unmounts on success. */
 export function useDeleteSource() {
   const client = useQueryClient();
-  return useMutation<void, Error, string>({
-    mutationFn: async (id) => {
+  return useMutation<void, Error, Pick<SourceResponse, 'id' | 'name'>>({
+    mutationFn: async ({ id }) => {
       await apiRequest('DELETE', `${SOURCES_KEY[0]}/${encodeURIComponent(id)}`);
     },
-    onSuccess: (_res, id) => {
+    onSuccess: (_res, { id, name }) => {
+      toast({ title: 'Source deleted', description: name });
       client.setQueryData<SourceResponse[]>(SOURCES_KEY, (list) => list?.filter((s) => s.id !== id));
       client.removeQueries({ queryKey: sourceRunsKey(id) });
       invalidateSources(client);
     },
+    onError: (err) => toast({ title: 'Error', description: errorText(err), variant: 'destructive' }),
   });
+}
+
+/** The server's message for a failed call, else the client's '{status}: {text}'. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.serverMessage ?? err.message;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** POST /api/admin/sources/:id/run: one run now; its summary comes back. */

@@ -1,8 +1,11 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within, configure } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventSummary } from '../../../contract/events.ts';
 import { buildEvent, buildUser, json, renderApp, stubFetch, type Handler } from '../events/test-helpers.tsx';
 import DiscoverPage from './discover-page.tsx';
+
+// Rendering a page of cards in jsdom can take a while on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -53,7 +56,7 @@ function api(opts: { events?: EventSummary[]; recommended?: EventSummary[]; fail
 const cards = () => screen.queryAllByTestId('event-card').filter((c) => c.closest('[aria-labelledby="all-events-heading"]'));
 const allHeading = () => screen.getByRole('heading', { level: 2, name: /^All Events/ });
 
-describe('DiscoverPage', () => {
+describe('DiscoverPage', { timeout: 20_000 }, () => {
   it('shows six skeleton cards, then 24 events with the total, and Load More appends the rest', async () => {
     api();
     renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });

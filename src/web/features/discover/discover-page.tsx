@@ -1,15 +1,19 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { LayoutGrid, List, Loader2, QrCode, RefreshCw, SearchX, SlidersHorizontal, Sparkles, Star, X } from 'lucide-react';
+import { LayoutGrid, List, Loader2, QrCode, RefreshCw, SearchX, SlidersHorizontal, Sparkles, X } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { SORTS, type SortBy } from '../../../contract/events.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
-import { Progress } from '../../components/ui/progress.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
 import { EventCard, EventCardSkeleton } from '../events/event-card.tsx';
 import { useCityConfig } from '../events/events.queries.ts';
 import { useEventFacets, useEventList, useEventStats, useRecommendedEvents } from './discover.queries.ts';
 import { FilterPanel } from './filter-panel.tsx';
+import { CommunityBuzz } from '../gaming/community-buzz.tsx';
+import { GamingProgressWidget } from '../gaming/gaming-progress-widget.tsx';
+import { LeaderboardTop } from '../gaming/leaderboard-top.tsx';
+import { NewBadgeBanner } from '../gaming/new-badge-banner.tsx';
+import { PointsBanner } from '../gaming/points-banner.tsx';
 import { CoverageIndicator, ProductionStatus } from './production-status.tsx';
 import { filterParams, listParams, useDiscoverFilters, useVisitorPosition, type DiscoverFiltersApi, type ViewMode } from './use-discover-filters.ts';
 
@@ -26,28 +30,6 @@ export function nextBadge(points: number): { name: string; target: number | null
   if (points < 50) return { name: 'Explorer', target: 50 };
   if (points < 150) return { name: 'Champion', target: 150 };
   return { name: 'Local Legend!', target: null };
-}
-
-function PointsBanner({ points }: { points: number }) {
-  const next = nextBadge(points);
-  return (
-    <section aria-label="Your points" className="mb-6 flex flex-col gap-3 rounded-lg border border-border bg-accent-soft p-4 sm:flex-row sm:items-center sm:justify-between">
-      <div className="flex items-center gap-3">
-        <span className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-card text-accent shadow-sm">
-          <Star className="h-5 w-5" aria-hidden />
-        </span>
-        <div>
-          <p className="text-lg font-bold text-accent" data-testid="banner-points">
-            {points.toLocaleString('en-US')} {points === 1 ? 'point' : 'points'}
-          </p>
-          <p className="text-sm text-foreground" data-testid="next-badge">
-            {next.target === null ? 'Local Legend!' : `Next badge: ${next.name} at ${next.target} points (${next.target - points} to go)`}
-          </p>
-        </div>
-      </div>
-      {next.target !== null && <Progress value={points} max={next.target} label={`Progress to ${next.name}`} className="sm:max-w-xs" />}
-    </section>
-  );
 }
 
 function ViewToggle({ view, onChange }: { view: ViewMode; onChange: (v: ViewMode) => void }) {
@@ -152,13 +134,17 @@ export default function DiscoverPage() {
 
   return (
     <div>
-      {user && user.points > 0 && <PointsBanner points={user.points} />}
+      <NewBadgeBanner />
+      <PointsBanner />
 
       <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
         <aside aria-label="Filters and status" className="order-2 flex flex-col gap-4 lg:order-1">
           <div className="hidden lg:block">{panel}</div>
+          {user && <GamingProgressWidget />}
           <CoverageIndicator />
           <ProductionStatus />
+          {user && <CommunityBuzz />}
+          {user && <LeaderboardTop />}
         </aside>
 
         <div className="order-1 min-w-0 lg:order-2">

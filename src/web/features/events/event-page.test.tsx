@@ -1,9 +1,12 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within, configure } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import { dismissToast } from '../../components/ui/use-toast.ts';
 import EventPage, { projectPlaces } from './event-page.tsx';
 import { buildDetail, json, renderApp, stubFetch } from './test-helpers.tsx';
+
+// Rendering a page of cards in jsdom can take a while on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   vi.unstubAllGlobals();

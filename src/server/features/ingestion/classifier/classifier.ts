@@ -4,7 +4,7 @@
 // read once from disk on first use.
 
 import { readFileSync } from 'node:fs';
-import { CATEGORIES, FEATURE_VERSION, extractFeatures, type Category, type EventText, type FeatureOptions } from './features.ts';
+import { CATEGORIES, FEATURE_VERSION, extract, type Category, type EventText, type FeatureOptions } from './features.ts';
 
 export type { Category } from './features.ts';
 
@@ -33,6 +33,11 @@ export interface ModelFile {
   bias: number[];
   /** Softmax temperature fitted on out-of-fold predictions (calibration). */
   temperature: number;
+  /**
+   * Distilled word vectors: for each word, its vector times the model's word-vector weights
+   * (K numbers, projections[i*K ..]). An event adds the bag-weighted sum of its words' rows.
+   */
+  embedding?: { words: string[]; projections: number[] };
   /** A non-Other prediction below this probability becomes Other (0 disables). */
   otherThreshold: number;
   /** How it was trained and which annotated rows were held out (ids), for the evaluation test. */
@@ -60,14 +65,23 @@ export function createClassifier(model: ModelFile): Classifier {
   const bias = Float64Array.from(model.bias);
   const invT = 1 / (model.temperature > 0 ? model.temperature : 1);
   const otherPos = model.labels.indexOf('Other');
+  const embIndex = new Map<string, number>();
+  model.embedding?.words.forEach((w, i) => embIndex.set(w, i * K));
+  const P = Float64Array.from(model.embedding?.projections ?? []);
+  if (P.length !== embIndex.size * K) throw new Error('classifier: embedding shape mismatch');
+  const known = embIndex.size > 0 ? (w: string) => embIndex.has(w) : undefined;
 
   function probsInModelOrder(input: ClassifierInput): Float64Array {
     const z = Float64Array.from(bias);
-    const feats = extractFeatures(toEventText(input), model.featureOptions);
-    for (const [name, value] of feats) {
+    const { sparse, bag } = extract(toEventText(input), model.featureOptions, known);
+    for (const [name, value] of sparse) {
       const off = index.get(name);
       if (off === undefined) continue;
       for (let k = 0; k < K; k++) z[k]! += value * W[off + k]!;
+    }
+    for (const [word, value] of bag) {
+      const off = embIndex.get(word)!;
+      for (let k = 0; k < K; k++) z[k]! += value * P[off + k]!;
     }
     let max = -Infinity;
     for (let k = 0; k < K; k++) max = Math.max(max, z[k]! * invT);
@@ -94,9 +108,9 @@ export function createClassifier(model: ModelFile): Classifier {
       let category = model.labels[best]!;
       let confidence = p[best]!;
       if (otherPos >= 0 && best !== otherPos && confidence < model.otherThreshold) {
-        // No category is likely enough: Other, as sure as the best one was unsure.
+        // No category is likely enough: Other, with the model's own (low) probability for it.
         category = 'Other';
-        confidence = Math.max(p[otherPos]!, 1 - confidence);
+        confidence = p[otherPos]!;
       }
       return { category, confidence: clamp01(confidence) };
     },

@@ -2,7 +2,7 @@
 // training script (scripts/train-classifier.ts) and the runtime (classifier.ts) so the two
 // cannot drift: a change here needs a retrain (the model records FEATURE_VERSION).
 
-import { lexiconScores, type LexiconScores } from './lexicon.ts';
+import { lexiconScores } from './lexicon.ts';
 
 export const CATEGORIES = ['Music', 'Food', 'Business', 'Sports', 'Arts', 'Tech', 'Wellness', 'Other'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -22,7 +22,7 @@ const MAX_DESCRIPTION_WORDS = 60;
 const MAX_TITLE_CHARS = 300;
 const MAX_DESCRIPTION_CHARS = 1500;
 
-const STOPWORDS = new Set(
+export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a an and are as at be by for from has have in into is it its of on or our the their this that to was were will with you your we us ' +
     'all any can do each more not no so than then there these they too very what when where which who why how also just about after ' +
@@ -96,15 +96,27 @@ export interface FeatureOptions {
   bigrams: boolean;
   /** Scale of the lexicon-rule features. */
   lexiconScale: number;
+  /** Text-shape flags (no description, very short title). */
+  shape: boolean;
 }
 
-export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { charNgrams: true, bigrams: true, lexiconScale: 1 };
+export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { charNgrams: true, bigrams: true, lexiconScale: 1, shape: false };
+
+export interface Extracted {
+  /** Sparse features by name with their values. */
+  sparse: Map<string, number>;
+  /**
+   * Word weights for the averaged word-vector feature (words the model has vectors for; title
+   * words count double; weights sum to 1). Empty unless `known` was given.
+   */
+  bag: Map<string, number>;
+}
 
 /**
- * Sparse features by name with their values, before the vocabulary lookup. Each group is
- * normalised on its own so a long description cannot drown the title.
+ * Features of one event, before the vocabulary lookup. Each group is scaled on its own so a
+ * long description cannot drown the title.
  */
-export function extractFeatures(input: EventText, options: FeatureOptions = DEFAULT_FEATURE_OPTIONS, lex?: LexiconScores): Map<string, number> {
+export function extract(input: EventText, options: FeatureOptions = DEFAULT_FEATURE_OPTIONS, known?: (word: string) => boolean): Extracted {
   const p = prepare(input);
   const out = new Map<string, number>();
   const add = (name: string, value: number) => out.set(name, (out.get(name) ?? 0) + value);
@@ -151,14 +163,34 @@ export function extractFeatures(input: EventText, options: FeatureOptions = DEFA
     for (const c of cSet) add('c:' + c, cScale);
   }
 
-  if (titleStems.length === 0) add('shape:no_title_words', 1);
-  if (descStems.length === 0) add('shape:no_description', 0.5);
-  if (titleStems.length <= 2) add('shape:short_title', 0.5);
+  if (options.shape) {
+    if (titleStems.length === 0) add('shape:no_title_words', 1);
+    if (descStems.length === 0) add('shape:no_description', 0.5);
+    if (titleStems.length <= 2) add('shape:short_title', 0.5);
+  }
 
-  const scores = lex ?? lexiconScores(p);
   if (options.lexiconScale > 0) {
+    const scores = lexiconScores(p);
     for (const [cat, s] of Object.entries(scores.title)) if (s > 0) add('lt:' + cat, options.lexiconScale * Math.min(1, s / 3));
     for (const [cat, s] of Object.entries(scores.body)) if (s > 0) add('lb:' + cat, options.lexiconScale * Math.min(1, s / 3));
   }
-  return out;
+
+  const bag = new Map<string, number>();
+  if (known) {
+    let total = 0;
+    const put = (w: string, v: number) => {
+      if (!known(w)) return;
+      bag.set(w, (bag.get(w) ?? 0) + v);
+      total += v;
+    };
+    for (const w of new Set(titleWords)) put(w, 2);
+    for (const w of new Set(descWords)) put(w, 1);
+    if (total > 0) for (const [w, v] of bag) bag.set(w, v / total);
+  }
+  return { sparse: out, bag };
+}
+
+/** The sparse features only (see extract). */
+export function extractFeatures(input: EventText, options: FeatureOptions = DEFAULT_FEATURE_OPTIONS): Map<string, number> {
+  return extract(input, options).sparse;
 }

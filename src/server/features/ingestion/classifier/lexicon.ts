@@ -10,53 +10,63 @@ type Weights = Partial<Record<Category, number>>;
 
 /** [terms separated by '|', weights]. Weight scale: 1 hint, 2 clear, 3 decisive. */
 const RULES: Array<[string, Weights]> = [
-  // Music
+  // Music: concerts, DJ and live-music nights, karaoke, talks on music history.
   ['concert*|konzert*|live music|livemusik|karaoke|gig|gigs|setlist|recital*|orchestra*|orkest*|philharmoni*|symphon*|choir*|chorale*|chorus|chor|ensemble', { Music: 3 }],
-  ['jazz|blues|motown|reggae|hip hop|hiphop|rap|techno|house music|edm|rave|punk|metal|indie|folk music|bluegrass|klezmer|rock band|speedrock|singer*|songwriter*|dj|djs|deejay|band|bands|quartet|trio|acoustic|muziek|musik|musique|musica|nightclub|club night', { Music: 2.5 }],
-  ['music|musical|song*|album*|tour|theatertour|live|sing|sings|singing|piano*|guitar*|violin*|cello|drum*|ukulele|percussion|beats|lyrics|opera|festival', { Music: 1 }],
-  ['ladies free|open mic', { Music: 1.5 }],
-  ['music history', { Music: 2 }],
+  ['jazz|blues|motown|reggae|hip hop|hiphop|rap|techno|house music|edm|rave|punk|metal|indie|folk music|bluegrass|klezmer|rock band|singer*|songwriter*|dj|djs|deejay|band|bands|quartet|trio|acoustic|muziek|musik|musique|musica|nightclub|club night', { Music: 2.5 }],
+  ['music|musical|song*|album*|tour|live|sing|sings|singing|piano*|guitar*|violin*|cello|drum*|ukulele|percussion|beats|lyrics|opera|festival', { Music: 1 }],
+  ['open mic', { Music: 1.5 }],
 
-  // Arts
+  // Arts: visual art, crafts, theatre, dance, comedy, film, literature, poetry, book clubs, exhibitions.
   ['art|arts|artist*|artwork*|painting*|painter*|paint|watercolo*|acrylic|oil painting|drawing*|draw|sketch*|sculpt*|pottery|ceramic*|clay|crafts|craft|crafty|knit*|crochet*|quilt*|sewing|embroider*|calligraph*|woodcarv*|printmak*|collage|origami|jewelry|jewellery|metalsmith*|mosaic|mural*|coloring|colouring', { Arts: 2.5 }],
-  ['film*|movie*|cinema*|screening*|kino|theater|theatre|improv|comedy|comedian*|stand up|standup|play reading|playwright*|poetry|poet*|poem*|literature|literary|novel*|memoir*|fiction|nonfiction|book club|bookaholic*|author*|writer*|writing|storyteller*|exhibition*|gallery|galleries|anime|manga|comic|comics|cartoon*|photograph*|photo|puppet*|ballet|ballroom|salsa|tango|bachata|line danc*|tap danc*|chinese danc*|folk danc*|dance class|dance performance|dancers|choreograph*|museum', { Arts: 2 }],
-  ['dance|dancing|danc*|creative|design|diy|slime|vision board|lantern*|costume*|fashion|cultural|culture|open studio|masterclass', { Arts: 1 }],
+  ['film*|movie*|cinema*|screening*|kino|theater|theatre|improv|comedy|comedian*|stand up|standup|play reading|playwright*|poetry|poet*|poem*|literature|literary|novel*|memoir*|fiction|nonfiction|book club|author*|writer*|writing|storyteller*|exhibition*|gallery|galleries|anime|manga|comic|comics|cartoon*|photograph*|photo|puppet*|ballet|ballroom|salsa|tango|bachata|line danc*|tap danc*|folk danc*|dance class|dance performance|dancers|choreograph*', { Arts: 2 }],
+  ['dance|dancing|danc*|creative|design|diy|costume*|fashion|cultural|culture|open studio|museum', { Arts: 1 }],
 
-  // Food
+  // Food: cooking classes, tastings, food and beer festivals, dining meetups, farmers markets.
   ['farmers market*|greenmarket*|farmer s market|food festival|food truck*|beerfest|beer festival|wine tasting|tasting*|cooking|cook|culinary|chef*|recipe*|baking|bakery|potluck|pot luck|brunch|dinner|lunch|dining|foodie*|barbecue|bbq|cocktail*|whisk*|spirits|distill*|brewery|brewing|winery|vineyard*|cheese|chocolate|pizza|taco*|sushi|kitchen*|food|foods|cuisine|gastronom*|kochen|kochkurs', { Food: 2.5 }],
-  ['beer|wine|wines|coffee|tea|eat|eating|snack*|market|tavern|restaurant*|cafe|nutrition', { Food: 1 }],
+  ['beer|wine|wines|coffee|tea|eat|eating|snack*|market|restaurant*|cafe|nutrition', { Food: 1 }],
 
-  // Business
-  ['business*|entrepreneur*|startup*|start up|networking|job fair|career fair|career expo|careers|career|job seeker*|jobs|hiring|recruit*|resume*|interview skill*|marketing|seo|sales|investing|investor*|investment*|real estate|finance|financial|fintech|accounting|bookkeeping|tax prep*|small business|chamber of commerce|referral*|leadership|management|professional development|linkedin|crm|revenue|pitch night|founder*|workforce|employment|franchise|mastermind|economics|economy', { Business: 2.5 }],
-  ['money|budget*|nonprofit|nonprofits|professional*|webinar|work|office|industry|entrepreneurship', { Business: 0.7 }],
+  // Business: careers and job fairs, entrepreneurship, networking, marketing, investing, real estate, professional development.
+  ['business*|entrepreneur*|startup*|start up|networking|job fair|career fair|career expo|careers|career|job seeker*|jobs|hiring|recruit*|resume*|interview skill*|marketing|seo|sales|investing|investor*|investment*|real estate|finance|financial|fintech|accounting|bookkeeping|tax prep*|small business|chamber of commerce|leadership|management|professional development|linkedin|pitch night|founder*|workforce|employment|franchise|economics|economy', { Business: 2.5 }],
+  ['money|budget*|nonprofit|nonprofits|professional*|work|office|industry', { Business: 0.7 }],
 
-  // Tech
-  ['tech|technology|technolog*|techies|coding|code|coder*|programming|programmer*|python|javascript|js|java|typescript|software|developer*|devops|data|database*|ai|artificial intelligence|machine learning|deep learning|neural|cyber*|hackathon*|hacker*|hackerspace*|hack*|makerspace*|maker*|fablab*|fab lab|arduino|raspberry pi|electronic*|robot*|lego league|3d|3d print*|laser*|cnc|solder*|drone*|drohne*|kopter*|computer*|laptop*|internet|email|linux|latex|web|app|apps|blockchain|crypto*|stem|steam|nasa|astronom*|asteroid*|planetarium|telescope*|space science|rocket*|repair cafe|repaircafe|repair|open lab|openlab|sensor*|microcontroller*|mikrocontroller*|freifunk*|chaos*|barcamp|open data|opendata|digital|media lab|3d donnerstag|conf|conference', { Tech: 2.5 }],
-  ['science|engineering|physics|chemistry|online tools|gadget*|code week|codeweek|workshop', { Tech: 0.7 }],
+  // Tech: coding, data and AI, cybersecurity, makerspaces and electronics, hackathons, computer help, space science.
+  ['tech|technology|technolog*|techies|coding|code|coder*|programming|programmer*|python|javascript|js|java|typescript|software|developer*|devops|data|database*|ai|artificial intelligence|machine learning|deep learning|neural|cyber*|hackathon*|hacker*|hackerspace*|hack*|makerspace*|maker*|fablab*|fab lab|arduino|raspberry pi|electronic*|robot*|3d|3d print*|laser*|cnc|solder*|drone*|computer*|laptop*|internet|email|linux|web|app|apps|blockchain|crypto*|stem|steam|nasa|astronom*|asteroid*|planetarium|telescope*|space science|rocket*|sensor*|microcontroller*|mikrocontroller*|barcamp|open data|opendata|digital', { Tech: 2.5 }],
+  ['science|engineering|physics|chemistry|gadget*|workshop', { Tech: 0.7 }],
 
-  // Sports
-  ['sport|sports|basketball|hoops|soccer|football|futbol|baseball|softball|volleyball|tennis|table tennis|ping pong|pickleball|badminton|hockey|lacrosse|cricket|rugby|golf|bowling|billiard*|pool table|darts|cornhole|shuffleboard|swim*|aqua*|lap swim|diving|running|run|runners|jog*|marathon|5k|10k|triathlon|cycling|cyclist*|bike|biking|mountainbike*|spin|spinning|climb*|bouldering|martial art*|karate|judo|jiu jitsu|jujitsu|taekwondo|kung fu|boxing|kickbox*|wrestl*|fencing|fitness|workout*|work out|exercise*|cardio|aerobic*|zumba|hiit|bootcamp|boot camp|strength|conditioning|weightlift*|weight room|weights|dumbbell*|kettlebell*|abs|ab|core|tabata|circuit|crossfit|calisthenic*|calistenic*|skate|skating|ski|skiing|snowboard*|surf*|kayak*|rowing|sailing|paddle*|cheer|cheerleading|gymnastic*|league|tournament*|knicks|open gym|open run|open play|scooter*|athletic*|athlete*|coach|flag football|kick around|sit and fit|step and tone|toning|tone|sculpt|burn|muscle*|glute*|stamina|agility|pound', { Sports: 2.5 }],
-  ['game|games|match|vs|v|fc|stadium|oval|gym|gymnasium|track|court|clinic|drills|drill|stretch|stretching|walk|walking|hike|hiking|team|season|pre season|preseason|kids in motion', { Sports: 1 }],
+  // Sports: ball sports, swimming, running, cycling, hiking, martial arts, general fitness classes.
+  ['sport|sports|basketball|hoops|soccer|football|futbol|baseball|softball|volleyball|tennis|table tennis|ping pong|pickleball|badminton|hockey|lacrosse|cricket|rugby|golf|bowling|billiard*|pool table|darts|cornhole|shuffleboard|swim*|aqua*|lap swim|diving|running|run|runners|jog*|marathon|5k|10k|triathlon|cycling|cyclist*|bike|biking|mountainbike*|spin|spinning|climb*|bouldering|martial art*|karate|judo|jiu jitsu|jujitsu|taekwondo|kung fu|boxing|kickbox*|wrestl*|fencing|fitness|workout*|work out|exercise*|cardio|aerobic*|zumba|hiit|bootcamp|boot camp|strength|conditioning|weightlift*|weight room|weights|dumbbell*|kettlebell*|abs|ab|core|tabata|circuit|crossfit|calisthenic*|skate|skating|ski|skiing|snowboard*|surf*|kayak*|rowing|sailing|paddle*|cheer|cheerleading|gymnastic*|league|tournament*|open gym|open run|open play|athletic*|athlete*|coach|flag football|toning|tone|sculpt|burn|muscle*|glute*|stamina|agility', { Sports: 2.5 }],
+  ['game|games|match|vs|v|fc|stadium|oval|gym|gymnasium|track|court|clinic|drills|drill|stretch|stretching|walk|walking|hike|hiking|team|season|pre season|preseason', { Sports: 1 }],
 
-  // Wellness
-  ['yoga|vinyasa|hatha|ashtanga|kundalini|yin yoga|pilates|tai chi|taichi|qigong|qi gong|chi kung|meditation*|meditate|mindfulness|breathwork|breathing|reiki|sound bath|gong bath|wellness|wellbeing|well being|mental health|anxiety|depression|stress|trauma*|therapy|therapist*|therapeutic|counsel*|psychotherap*|psycholog*|psychiatr*|health|healthy|diabetes|blood pressure|cholesterol|cancer|support group|grief|bereavement|adhd|autism|autistic|neurodivers*|dementia|alzheimer*|disorder*|self care|selfcare|healing|relaxation|relax|massage|chant*|tantr*|menopause|sleep|medline|caregiver*|addiction|recovery|sobriety|mindful|emotional|emotion*|burnout|resilience|aphasia|cognitive|nervous system|loneliness|hiv|vaccin*|nurse|doctor|medical|medicine', { Wellness: 2.5 }],
-  ['stretch|stretching|senior stretch|gentle|balance|love|relationship*|parenting|self|body', { Wellness: 0.7 }],
+  // Wellness: yoga, pilates, tai chi, qigong, meditation, breathwork, mental-health and health-education talks, support groups.
+  ['yoga|vinyasa|hatha|ashtanga|kundalini|yin yoga|pilates|tai chi|taichi|qigong|qi gong|chi kung|meditation*|meditate|mindfulness|breathwork|breathing|reiki|sound bath|gong bath|wellness|wellbeing|well being|mental health|anxiety|depression|stress|trauma*|therapy|therapist*|therapeutic|counsel*|psychotherap*|psycholog*|psychiatr*|health|healthy|diabetes|blood pressure|cholesterol|cancer|support group|grief|bereavement|adhd|autism|autistic|neurodivers*|dementia|alzheimer*|disorder*|self care|selfcare|healing|relaxation|relax|massage|menopause|sleep|caregiver*|addiction|recovery|sobriety|mindful|emotional|burnout|resilience|cognitive|hiv|vaccin*|nurse|doctor|medical|medicine', { Wellness: 2.5 }],
+  ['stretch|stretching|gentle|balance|parenting|body', { Wellness: 0.7 }],
 
-  // Other
-  ['history|historic*|historical|heritage|ancestr*|genealog*|archaeolog*|ranger*|urban park ranger*|nature|birding|bird*|wildlife|tree*|plant*|botanical|forest|ecology|environmental|geology|insect*|butterfl*|nature center|scavenger hunt|orienteering|campfire|storytime|story time|stories|storybook*|toddler*|tots|tot|baby|babies|preschool|pre k|kids zone|kid fun zone|afterschool|after school|asp|homework|tutoring|youth power|teen lounge|teen takeover|teen cafe|language|spanish|french|german|italian|japanese|chinese language|english conversation|esl|citizenship|trivia|bingo|board game*|tabletop|chess|checkers|dominoes|domino|mahjong*|mahjongg|rummikub|card game*|cards|video game*|puzzle*|pictionary|civic|town hall|community board|council|election*|voting|vote|holiday*|christmas|weihnacht*|halloween|easter|thanksgiving|santa|hanukkah|kwanzaa|diwali|lunar new year|independence day|juneteenth|memorial day|labor day|ceremony|festival of|matsuri|obon|shrine|temple|church|worship|mass|prayer|bible|religious|commencement|campus closed|deadline|registration|grades|semester|enrollment|admissions|refund*|volunteer*|clean up|cleanup|it s my park|blood drive|puppy|dog|dogs|parade|plenum|arbeitseinsatz|imker*|jungimker*|beekeep*|tour|cruise|walking tour|lecture|museum|exhibit|memorial|peace|membership|closed|geschlossen|game room|gardening|garden|compost*', { Other: 2.5 }],
-  ['kids week|family|kids|children|teen|teens|youth|drop in|social hour|meetup|treffen|stammtisch|club|community|meeting|open house|orientation|celebration|fair|picnic', { Other: 0.7 }],
+  // Other: history and heritage, nature and ranger walks, birding, storytime, languages, games and trivia,
+  // civic, holiday, religious and administrative items, volunteering.
+  ['history|historic*|historical|heritage|ancestr*|genealog*|archaeolog*|ranger*|nature|birding|bird*|wildlife|tree*|plant*|botanical|forest|ecology|environmental|geology|insect*|butterfl*|nature center|scavenger hunt|orienteering|campfire|storytime|story time|stories|storybook*|homework|tutoring|language|spanish|french|german|italian|japanese|english conversation|esl|citizenship|trivia|bingo|board game*|tabletop|chess|checkers|dominoes|domino|mahjong*|card game*|cards|video game*|puzzle*|civic|town hall|community board|council|election*|voting|vote|holiday*|christmas|weihnacht*|halloween|easter|thanksgiving|santa|hanukkah|kwanzaa|diwali|lunar new year|independence day|juneteenth|memorial day|labor day|ceremony|shrine|temple|church|worship|mass|prayer|bible|religious|commencement|deadline|registration|semester|enrollment|admissions|volunteer*|clean up|cleanup|blood drive|parade|walking tour|historic tour|membership|closed|gardening|garden|compost*', { Other: 2.5 }],
+  ['lecture|museum|exhibit|community|meeting|celebration|picnic|stammtisch', { Other: 0.7 }],
 
   // Phrases that settle a boundary one way.
   ['dance fitness|cardio dance|aqua fit|aqua fitness|water aerobics|chair aerobics|senior fitness|body conditioning|total body|full body|strength training|circuit training|cross training|zumba|line dance fitness', { Sports: 3 }],
   ['chair yoga|senior yoga|yoga class|yoga in the park|gentle yoga|restorative yoga|meditation class', { Wellness: 3 }],
-  ['nature walk|nature hike|nature exploration|ranger led|bird walk|tree id|exploration hike|geology hike|sensory perception hike|winter wonderland hike', { Other: 3 }],
-  ['book club|book discussion|film screening|movie night|movie club|art class|arts and crafts|craft club|open mic comedy|open improv|writing workshop', { Arts: 3 }],
-  ['music history|live jazz|jazz ensemble|jazz combo|dj night|dj set|open mic night', { Music: 3 }],
+  ['nature walk|nature hike|nature exploration|ranger led|bird walk|bird watching|birdwatching', { Other: 3 }],
+  ['book club|book discussion|film screening|movie night|movie club|art class|arts and crafts|craft club|writing workshop', { Arts: 3 }],
+  ['music history|live jazz|dj night|dj set|open mic night', { Music: 3 }],
   ['cooking class|cooking demo|food tasting|beer tasting|wine tasting|farmers market|food festival', { Food: 3 }],
   ['job fair|career fair|networking event|networking mixer|business networking|real estate investing|small business', { Business: 3 }],
-  ['computer class|computer skills|computer help|basic computer|coding class|intro to python|hack night|maker faire|maker fair|repair cafe|robotics program', { Tech: 3 }],
-  ['toddler storytime|family storytime|story time|afterschool program|after school program|tiny tots|tots program|board games', { Other: 3 }],
+  ['computer class|computer skills|computer help|basic computer|coding class|intro to python|hack night|maker faire', { Tech: 3 }],
+  ['toddler storytime|family storytime|story time|board games', { Other: 3 }],
   ['health fair|mental health|support group|health education', { Wellness: 3 }],
+  ['step class|step aerobics|dance workout', { Sports: 3 }],
+  ['lego league|first lego league|robotics team|robotics club|repair cafe|repaircafe', { Tech: 3 }],
+  ['comedy open mic|stand up comedy|standup comedy|improv comedy', { Arts: 3 }],
+  ['game night|games night|trivia night|quiz night|pictionary|charades|scrabble|bingo night', { Other: 3 }],
+  ['chant|chanting|kirtan', { Wellness: 2 }],
+  // A few common German and Dutch words of the same boundaries.
+  ['programmier*|elektronik*|drohne*|roboter*|werkstatt|loeten|3d druck*', { Tech: 2.5 }],
+  ['kunst*|malen|malkurs|zeichn*|ausstellung*|lesung|theater*|toneel|tentoonstelling', { Arts: 2.5 }],
+  ['gesundheit*|achtsamkeit|gezondheid', { Wellness: 2.5 }],
+  ['fussball|voetbal|schwimm*|zwemmen|laufen|radfahren|wandern|turnen', { Sports: 2.5 }],
 ];
 
 interface Entry {

@@ -28,7 +28,6 @@ describe.skipIf(!existsSync(API))('ticketmaster connector on real recorded Disco
   // detail. The second page is the real event detail wrapped in the search envelope, so the
   // connector has somewhere to go after page 0 (the recording has only the first page).
   const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(API, file), 'utf8')) as Record<string, unknown>;
-  const recording = JSON.parse(readFileSync(path.join(API, 'ticketmaster__discovery_v2_event_all-200.json'), 'utf8')) as { path: string; headers: Record<string, string> }[];
 
   async function serveRecordedPages() {
     const page0 = readJson('ticketmaster__discovery_v2_event_all-200.response_body.json');
@@ -44,6 +43,12 @@ describe.skipIf(!existsSync(API))('ticketmaster connector on real recorded Disco
   }
 
   it('the recording is a GET of /discovery/v2/events with an apikey, answered as JSON', () => {
+    const recording = JSON.parse(readFileSync(path.join(API, 'ticketmaster__discovery_v2_event_all-200.json'), 'utf8')) as {
+      method: string;
+      path: string;
+      headers: Record<string, string>;
+    }[];
+    expect(recording[0]?.method).toBe('GET');
     expect(recording[0]?.path).toContain('/discovery/v2/events?apikey=');
     expect(recording[0]?.headers['Content-Type']).toContain('application/json');
   });
@@ -149,6 +154,21 @@ describe('ticketmaster connector errors', () => {
     await expect(
       ticketmasterConnector.run(source(server.url('/discovery/v2'), { apiKey: 'k', city: 'Portland' }), testContext(new Date('2026-06-01T07:00:00Z'))),
     ).rejects.toThrow(/Ticketmaster sent malformed JSON/);
+  });
+
+  it('reads a local date in the city zone when the zone given is unknown, and marks cancellations', async () => {
+    const event = {
+      id: 'Z7r9jZ1Ae0x1',
+      name: 'Waterfront Blues Festival',
+      dates: { start: { localDate: '2026-07-04', noSpecificTime: true }, timezone: 'Mars/Olympus_Mons', status: { code: 'cancelled' } },
+      priceRanges: [{ type: 'standard', currency: 'USD', min: 0, max: 0 }],
+    };
+    server = await startFeedServer({ '/discovery/v2/events.json': json({ _embedded: { events: [event] }, page: { size: 100, totalElements: 1, totalPages: 1, number: 0 } }) });
+    const result = await ticketmasterConnector.run(source(server.url('/discovery/v2/events.json'), { apiKey: 'k', city: 'Portland' }), testContext(new Date('2026-06-01T07:00:00Z')));
+    expect(server.hits[0]!.url.startsWith('/discovery/v2/events.json?')).toBe(true);
+    expect(result.candidates[0]).toMatchObject({ allDay: true, cancelled: true, isFree: true, price: 0 });
+    expect(result.candidates[0]!.timeZone).toBeUndefined();
+    expect(result.candidates[0]!.start.toISOString()).toBe('2026-07-04T07:00:00.000Z');
   });
 
   it('names the missing field of a bad config before fetching anything', async () => {

@@ -102,7 +102,7 @@ function apiBase(url: string | null): string {
   } catch {
     throw new SourceError(`${PROVIDER}: the source URL is not a URL`);
   }
-  return url.replace(/\/+$/, '');
+  return url.replace(/\/+$/, '').replace(/\/events(\.json)?$/, '');
 }
 
 /** Ticketmaster wants ISO 8601 without milliseconds: 2016-05-20T00:00:00Z. */
@@ -131,7 +131,7 @@ function toCandidate(raw: unknown, cityZone: string): CandidateEvent | undefined
   if (!e || !id || !title) return undefined;
   const dates = rec(e.dates);
   const venue = rec(arr(rec(e._embedded)?.venues)[0]);
-  const zone = str(dates?.timezone) ?? str(venue?.timezone);
+  const zone = knownZone(str(dates?.timezone)) ?? knownZone(str(venue?.timezone));
   const when = startOf(rec(dates?.start), zone ?? cityZone);
   if (!when) return undefined;
   const endAt = str(rec(dates?.end)?.dateTime);
@@ -204,6 +204,17 @@ function startOf(start: Json | undefined, zone: string): { start: Date; allDay: 
     start: zonedToUtc({ ...wall, hour: Number(time[1]), minute: Number(time[2]), second: Number(time[3] ?? 0) }, zone),
     allDay: false,
   };
+}
+
+/** The zone name if Intl knows it (a bad one would make zonedToUtc throw). */
+function knownZone(zone: string | undefined): string | undefined {
+  if (!zone) return undefined;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The widest 16:9 picture that is the event's own (not a category fallback), else the widest. */

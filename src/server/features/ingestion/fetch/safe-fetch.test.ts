@@ -144,13 +144,13 @@ describe('createSafeFetch: SSRF guard', () => {
             ]
           : [{ address: '169.254.169.254', family: 4 }],
     });
-    expect((await refusal(resolving('http://metadata.example/'))).message).toBe('refused to fetch metadata.example: 169.254.169.254 is a link-local address');
-    expect((await refusal(resolving('https://mixed.example/'))).message).toContain('10.1.2.3 is a private or reserved address');
+    expect((await refusal(resolving('http://metadata.example/'))).message).toBe('refused to fetch metadata.example: 169.254.169.254 is not a public address (link-local)');
+    expect((await refusal(resolving('https://mixed.example/'))).message).toContain('10.1.2.3 is not a public address (private or reserved)');
   });
 
   it('refuses localhost by resolution', async () => {
     const err = await refusal(guarded('http://localhost:9/'));
-    expect(err.message).toMatch(/localhost: (127\.0\.0\.1|::1) is a loopback address/);
+    expect(err.message).toMatch(/localhost: (127\.0\.0\.1|::1) is not a public address \(loopback\)/);
   });
 
   // The first hop (our own server on 127.0.0.1) is allowed by a predicate; redirects are re-checked.
@@ -165,12 +165,12 @@ describe('createSafeFetch: SSRF guard', () => {
 
   it('refuses a redirect to a private address (10.0.0.1) without connecting', async () => {
     const err = await refusal(onlyLocal(server.url('/to-private')));
-    expect(err.message).toBe('refused to fetch 10.0.0.1: 10.0.0.1 is a private or reserved address');
+    expect(err.message).toBe('refused to fetch 10.0.0.1: 10.0.0.1 is not a public address (private or reserved)');
   });
 
   it('refuses a redirect to the cloud metadata address', async () => {
     const err = await refusal(onlyLocal(server.url('/to-metadata')));
-    expect(err.message).toContain('169.254.169.254 is a link-local address');
+    expect(err.message).toContain('169.254.169.254 is not a public address (link-local)');
   });
 
   it('refuses a redirect to a name that resolves privately', async () => {
@@ -180,7 +180,7 @@ describe('createSafeFetch: SSRF guard', () => {
       resolve: async (name) => [{ address: name === 'internal.example' ? '192.168.0.10' : '127.0.0.1', family: 4 }],
     });
     const err = await refusal(f(server.url('/to-name')));
-    expect(err.message).toContain('internal.example: 192.168.0.10 is a private or reserved address');
+    expect(err.message).toContain('internal.example: 192.168.0.10 is not a public address (private or reserved)');
   });
 
   it('refuses other schemes, directly and by redirect, and redirect loops', async () => {

@@ -186,7 +186,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     if (opts.allowPrivate) return;
     if (opts.isAllowedAddress?.(ip)) return;
     const why = classifyAddress(ip);
-    if (why) throw new SourceError(`refused to fetch ${host}: ${ip} is a ${why} address`);
+    if (why) throw new SourceError(`refused to fetch ${host}: ${ip} is not a public address (${why})`);
   }
 
   // The lookup the socket connects with: every resolved address must be allowed, so a name with

@@ -1,0 +1,116 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, hasChromium, NO_CHROMIUM, signInThroughUi } from './fixtures.ts';
+
+test.skip(!hasChromium, NO_CHROMIUM);
+
+const DAY = 24 * 3600_000;
+const unique = () => `${Date.now().toString(36)}${process.pid}`;
+
+/** Creates a pending event through the admin API with the page's (signed-in) cookies. */
+async function createPending(page: Page, baseURL: string, title: string, daysAhead: number): Promise<string> {
+  const start = new Date(Date.now() + daysAhead * DAY);
+  start.setUTCHours(19, 0, 0, 0);
+  const res = await page.request.post('/api/admin/events', {
+    headers: { origin: baseURL },
+    data: {
+      title,
+      description: 'Submitted by a neighbour; waiting for review.',
+      category: 'Food',
+      sourceType: 'facebook',
+      startDate: start.toISOString(),
+      venue: 'Laurelhurst Park',
+      status: 'pending',
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** A toast's text: Radix also renders an announcement copy, so take the first match. */
+const toastWith = (page: Page, text: string | RegExp) => page.getByRole('region', { name: /Notifications/ }).getByText(text).first();
+
+test('the admin approves, edits and rejects pending events from the My Events overlay', async ({ page, baseURL, browser }) => {
+  await signInThroughUi(page, ADMIN);
+  const id = unique();
+  const approveTitle = `Neighbourhood Potluck ${id}`;
+  const editTitle = `Garage Sale ${id}`;
+  const editedTitle = `Big Garage Sale ${id}`;
+  const approveId = await createPending(page, baseURL!, approveTitle, 4);
+  await createPending(page, baseURL!, editTitle, 5);
+
+  // Not public while pending.
+  const anon = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  expect((await anon.request.get(`/api/events/${approveId}`)).status()).toBe(404);
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'My Events' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Admin Dashboard' });
+  await expect(dialog).toBeVisible();
+  for (const label of ['Total Events', "Today's Events", 'Data Sources', 'AI Accuracy']) await expect(dialog.getByText(label, { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: 'Recent Events Requiring Review' })).toBeVisible();
+  await expect(dialog.getByRole('link', { name: 'Manage sources' })).toHaveAttribute('href', '/admin/sources');
+
+  // Approve: toast, row gone, and the event is public.
+  const approveRow = dialog.getByRole('row').filter({ hasText: approveTitle });
+  await expect(approveRow.getByText('Pending Review')).toBeVisible();
+  await approveRow.getByRole('button', { name: 'Approve' }).click();
+  await expect(toastWith(page, 'Event approved successfully')).toBeVisible();
+  await expect(approveRow).toHaveCount(0);
+
+  const publicPage = await anon.newPage();
+  await publicPage.goto(`/events/${approveId}`);
+  await expect(publicPage.getByRole('heading', { level: 1, name: approveTitle })).toBeVisible();
+  await anon.close();
+
+  // Edit the other: the new title shows in its row.
+  const editRow = dialog.getByRole('row').filter({ hasText: editTitle });
+  await editRow.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit event' });
+  await expect(edit.getByLabel('Title')).toHaveValue(editTitle);
+  await expect(edit.getByLabel('Category')).toHaveValue('Food');
+  await expect(edit.getByLabel('Venue')).toHaveValue('Laurelhurst Park');
+  await edit.getByLabel('Title').fill(editedTitle);
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(toastWith(page, 'Event updated')).toBeVisible();
+  await expect(edit).toHaveCount(0);
+  const editedRow = dialog.getByRole('row').filter({ hasText: editedTitle });
+  await expect(editedRow).toHaveCount(1);
+
+  // ... then reject it.
+  await editedRow.getByRole('button', { name: 'Reject' }).click();
+  await expect(toastWith(page, 'Event rejected successfully')).toBeVisible();
+  await expect(editedRow).toHaveCount(0);
+});
+
+test('the admin adds a CSV source on /admin/sources and runs it now', async ({ page }) => {
+  await signInThroughUi(page, ADMIN);
+  await page.goto('/admin/sources');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sources' })).toBeVisible();
+
+  const id = unique();
+  const name = `Picnic sheet ${id}`;
+  const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
+  const config = { csv: `title,start\nDemo Picnic ${id},${day} 12:00\n`, mapping: { title: 'title', start: 'start' } };
+
+  await page.getByRole('button', { name: 'Add source' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add source' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('Connector').selectOption('csv');
+  await dialog.getByLabel('Source type').fill('municipal');
+  await expect(dialog.getByLabel('Interval (minutes)')).toHaveValue('10');
+  await dialog.getByLabel('Config (JSON)').fill(JSON.stringify(config, null, 2));
+  await dialog.getByRole('button', { name: 'Add source' }).click();
+  await expect(toastWith(page, 'Source added')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+
+  const item = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name }) });
+  await expect(item.getByText('csv', { exact: true })).toBeVisible();
+  await expect(item.getByText('municipal', { exact: true })).toBeVisible();
+  await item.getByRole('button', { name: 'Run now' }).click();
+  await expect(toastWith(page, /created 1/)).toBeVisible({ timeout: 20_000 });
+
+  // Its health and history now show the run.
+  await expect(item.getByText('Never')).toHaveCount(0);
+  await item.getByRole('button', { name: 'History' }).click();
+  await expect(item.getByRole('table').getByText('manual')).toBeVisible();
+});

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ActivityBody,
+  ActivityResponse,
+  AwardPointsBody,
+  AwardResult,
+  BadgeResponse,
+  GamingProgress,
+  LeaderboardEntry,
+  LeaderboardQuery,
+  ProfileSettings,
+  UserStats,
+} from '../../../contract/gaming.ts';
+import { requireUser } from '../../plugins/auth.ts';
+import type { GamingService } from './gaming.service.ts';
+
+/** Per signed-in user, not per address: households share an address. */
+const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
+/** Caps and idempotency keep the points honest; this only stops floods. */
+const awardLimit = { rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: perUser } };
+
+/** Points, badges, progress, the leaderboard and the user's activity (spec section 7). */
+export async function gamingRoutes(app: FastifyInstance, deps: { gaming: GamingService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { gaming } = deps;
+
+  r.get('/api/gaming/progress', { schema: { response: { 200: GamingProgress } } }, async (req) => gaming.progress(requireUser(req).id));
+
+  r.get('/api/gaming/leaderboard', { schema: { querystring: LeaderboardQuery, response: { 200: z.array(LeaderboardEntry) } } }, async (req) => {
+    requireUser(req);
+    return gaming.leaderboard(req.query);
+  });
+
+  r.post('/api/gaming/award-points', { schema: { body: AwardPointsBody, response: { 200: AwardResult } }, config: awardLimit }, async (req) =>
+    gaming.awardPoints(requireUser(req).id, req.body),
+  );
+
+  r.get('/api/user/stats', { schema: { response: { 200: UserStats } } }, async (req) => gaming.stats(requireUser(req).id));
+
+  r.get('/api/user/badges', { schema: { response: { 200: z.array(BadgeResponse) } } }, async (req) => gaming.badges(requireUser(req).id));
+
+  r.get('/api/user/activities', { schema: { response: { 200: z.array(ActivityResponse) } } }, async (req) => gaming.activities(requireUser(req).id));
+
+  r.post('/api/user/activities', { schema: { body: ActivityBody, response: { 200: AwardResult } }, config: awardLimit }, async (req) =>
+    gaming.reportActivity(requireUser(req).id, req.body),
+  );
+
+  r.get('/api/user/profile', { schema: { response: { 200: ProfileSettings } } }, async (req) => gaming.profile(requireUser(req).id));
+
+  r.patch('/api/user/profile', { schema: { body: ProfileSettings, response: { 200: ProfileSettings } } }, async (req) =>
+    gaming.updateProfile(requireUser(req).id, req.body),
+  );
+}

@@ -1,0 +1,154 @@
+// CKAN DataStore: the records of one datastore resource, read as events through a field mapping
+// (the same mapping, and the same reading of values, as the Socrata connector).
+//
+// source.config:
+//   {
+//     resourceId: string;     // the resource's id (a UUID) or alias
+//     mapping: { title, start, end?, startTime?, endTime?, venue?, address?, lat?, lng?, location?,
+//                url?, description?, id?, price?, category?, image?, status? };   // column names
+//     timeZone?: string;      // the zone of timestamps without offset (default: the city's)
+//     filters?: Record<string, string | number | boolean>;   // datastore_search exact-match filters
+//     q?: string;             // datastore_search full-text query
+//     apiKey?: string;        // sent as Authorization, for private resources
+//     pageSize?: number;      // records per request (1..32000, default 1000)
+//   }
+// source.url: the CKAN site (required), e.g. https://data.example.gov; anything from /api/ or
+// /dataset/ on is dropped.
+//
+// GET {site}/api/3/action/datastore_search?resource_id=&limit=&offset=&sort="<start>" asc
+// → { success, result: { records, total, fields } }. DataStore has no range filter, so the date
+// window is applied here: pages run until result.total (at most 20), and stop early once a
+// timestamp-typed start column sorts past the horizon.
+
+import { z } from 'zod';
+import {
+  SourceError,
+  type CandidateEvent,
+  type Connector,
+  type ConnectorContext,
+  type ConnectorResult,
+  type FetchResult,
+  type SourceSpec,
+} from '../ingestion.types.ts';
+import { inOpenDataWindow, isTimeZone, mapOpenDataRecord, openDataMappingSchema } from './socrata.connector.ts';
+
+const PROVIDER = 'CKAN';
+const MAX_PAGES = 20;
+const DAY_MS = 86_400_000;
+const SORTABLE_TYPES = new Set(['timestamp', 'timestamptz', 'date']);
+
+const ckanField = z
+  .string()
+  .trim()
+  .min(1)
+  .regex(/^[^"]+$/, 'must be a column name (no double quotes)');
+
+const configSchema = z.object({
+  resourceId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a resource id or alias'),
+  mapping: openDataMappingSchema(ckanField),
+  timeZone: z.string().refine(isTimeZone, 'must be an IANA time zone such as America/Chicago').optional(),
+  filters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  q: z.string().trim().min(1).optional(),
+  apiKey: z.string().trim().min(1).optional(),
+  pageSize: z.number().int().min(1).max(32_000).optional(),
+});
+
+async function run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult> {
+  const config = parseConfig(source.config);
+  const site = siteBase(source.url);
+  const zone = config.timeZone ?? ctx.timeZone;
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const limit = config.pageSize ?? 1000;
+  const { mapping } = config;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (config.apiKey) headers.authorization = config.apiKey;
+
+  const found = new Map<string, CandidateEvent>();
+  let offset = 0;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const q = new URLSearchParams({ resource_id: config.resourceId, limit: String(limit), offset: String(offset), sort: `${identifier(mapping.start)} asc` });
+    if (config.filters) q.set('filters', JSON.stringify(config.filters));
+    if (config.q) q.set('q', config.q);
+    const result = await search(ctx, `${site}/api/3/action/datastore_search?${q.toString()}`, headers);
+    const records = Array.isArray(result.records) ? result.records : [];
+
+    let lastStart: Date | undefined;
+    for (const record of records) {
+      if (!record || typeof record !== 'object' || Array.isArray(record)) continue;
+      const candidate = mapOpenDataRecord(record as Record<string, unknown>, mapping, zone);
+      if (!candidate) continue;
+      lastStart = candidate.start;
+      if (inOpenDataWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+    }
+    offset += records.length;
+    const total = typeof result.total === 'number' ? result.total : undefined;
+    if (records.length < limit || (total !== undefined && offset >= total)) break;
+    if (lastStart && lastStart.getTime() > horizonEnd.getTime() && sortsByTime(result.fields, mapping.start)) break;
+  }
+  return { candidates: [...found.values()] };
+}
+
+function parseConfig(input: Record<string, unknown>) {
+  const parsed = configSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SourceError(`ckan config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
+}
+
+/** The CKAN site root, from the source URL (which may point into /api/ or at a dataset page). */
+function siteBase(url: string | null): string {
+  if (!url) throw new SourceError('ckan: the source URL (the CKAN site) is required');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new SourceError(`${PROVIDER}: the source URL is not a URL`);
+  }
+  const path = parsed.pathname.replace(/\/(api|dataset)(\/.*)?$/, '').replace(/\/+$/, '');
+  return `${parsed.origin}${path}`;
+}
+
+/** Column names with anything but letters, digits and _ are quoted for the sort clause. */
+const identifier = (column: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(column) ? column : `"${column}"`);
+
+function sortsByTime(fields: unknown, column: string): boolean {
+  if (!Array.isArray(fields)) return false;
+  const field = fields.find((f): f is { id: string; type?: unknown } => Boolean(f) && typeof f === 'object' && (f as { id?: unknown }).id === column);
+  return typeof field?.type === 'string' && SORTABLE_TYPES.has(field.type.toLowerCase());
+}
+
+async function search(ctx: ConnectorContext, url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
+  let res: FetchResult;
+  try {
+    res = await ctx.fetch(url, { headers });
+  } catch (err) {
+    if (err instanceof SourceError) throw err;
+    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let body: Record<string, unknown> | undefined;
+  let parsed = false;
+  try {
+    const value: unknown = JSON.parse(res.text());
+    if (value && typeof value === 'object' && !Array.isArray(value)) body = value as Record<string, unknown>;
+    parsed = true;
+  } catch {
+    // reported below, after the status
+  }
+  // CKAN errors: { "success": false, "error": { "__type": "Not Found Error", "message": "..." } }
+  const error = body?.error && typeof body.error === 'object' ? (body.error as Record<string, unknown>) : undefined;
+  const message = typeof error?.message === 'string' ? error.message : typeof error?.__type === 'string' ? error.__type : undefined;
+  const suffix = message ? `: ${message.slice(0, 200)}` : '';
+  if (res.status === 401 || res.status === 403) throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status}${suffix})`);
+  if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429${suffix})`);
+  if (res.status < 200 || res.status > 299) throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
+  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status})`);
+  if (body?.success !== true) throw new SourceError(`${PROVIDER} datastore_search failed${suffix || ': no success flag'}`);
+  const result = body.result;
+  if (!result || typeof result !== 'object' || Array.isArray(result)) throw new SourceError(`${PROVIDER} answered without a result`);
+  return result as Record<string, unknown>;
+}
+
+export const ckanConnector: Connector = { id: 'ckan', run };

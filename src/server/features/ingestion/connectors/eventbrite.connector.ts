@@ -1,0 +1,211 @@
+// Eventbrite API v3: the live events of one organizer, or of one venue.
+//
+// source.config:
+//   {
+//     token: string;          // a private OAuth token, sent as "Authorization: Bearer <token>"
+//     organizerId?: string;   // GET {base}/organizers/{organizerId}/events/
+//     venueId?: string;       // GET {base}/venues/{venueId}/events/   (exactly one of the two)
+//   }
+// source.url: the API base (default https://www.eventbriteapi.com/v3); an eventbrite.com web page
+// there (an organizer's profile, say) is ignored.
+//
+// Query: status=live&order_by=start_asc&expand=venue,ticket_availability,category,subcategory,format
+// Pages: while pagination.has_more_items, ask again with pagination.continuation when the API gave
+// one, else with page=N+1 (at most 20 pages; stops once events start past the horizon).
+// Each event: start.utc / end.utc (start.local in start.timezone as a fallback), venue.address with
+// string latitude/longitude, ticket_availability.minimum_ticket_price.major_value for the lowest
+// price, is_free, category/subcategory/format names, status "canceled".
+
+import { z } from 'zod';
+import { zonedToUtc } from '../../../../contract/time.ts';
+import {
+  SourceError,
+  type CandidateEvent,
+  type Connector,
+  type ConnectorContext,
+  type ConnectorResult,
+  type FetchResult,
+  type SourceSpec,
+} from '../ingestion.types.ts';
+
+const PROVIDER = 'Eventbrite';
+const DEFAULT_BASE = 'https://www.eventbriteapi.com/v3';
+const MAX_PAGES = 20;
+const DAY_MS = 86_400_000;
+const EXPAND = 'venue,ticket_availability,category,subcategory,format';
+
+const idSchema = z.union([z.string().trim().regex(/^\d+$/, 'must be a numeric Eventbrite id'), z.number().int().positive()]).transform(String);
+const configSchema = z
+  .object({ token: z.string().trim().min(1), organizerId: idSchema.optional(), venueId: idSchema.optional() })
+  .refine((c) => (c.organizerId === undefined) !== (c.venueId === undefined), {
+    path: ['organizerId'],
+    message: 'set organizerId or venueId (exactly one)',
+  });
+
+async function run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult> {
+  const config = parseConfig(source.config);
+  const base = apiBase(source.url);
+  const list = config.organizerId ? `organizers/${config.organizerId}` : `venues/${config.venueId}`;
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const found = new Map<string, CandidateEvent>();
+  let next: { continuation?: string; page?: number } = {};
+
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const q = new URLSearchParams({ status: 'live', order_by: 'start_asc', expand: EXPAND });
+    if (next.continuation) q.set('continuation', next.continuation);
+    else if (next.page) q.set('page', String(next.page));
+    const body = rec(await requestJson(ctx, `${base}/${list}/events/?${q.toString()}`, config.token));
+    if (!body || !Array.isArray(body.events)) throw new SourceError(`${PROVIDER} answered JSON without an events list`);
+
+    let lastStart: Date | undefined;
+    for (const raw of body.events) {
+      const candidate = toCandidate(raw);
+      if (!candidate) continue;
+      lastStart = candidate.start;
+      if (inWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+    }
+    const pagination = rec(body.pagination);
+    if (pagination?.has_more_items !== true || body.events.length === 0) break;
+    if (lastStart && lastStart.getTime() > horizonEnd.getTime()) break;
+    const continuation = str(pagination.continuation);
+    next = continuation ? { continuation } : { page: (num(pagination.page_number) ?? n + 1) + 1 };
+  }
+  return { candidates: [...found.values()] };
+}
+
+function parseConfig(input: Record<string, unknown>) {
+  const parsed = configSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SourceError(`eventbrite config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
+}
+
+function apiBase(url: string | null): string {
+  if (!url) return DEFAULT_BASE;
+  try {
+    const host = new URL(url).hostname;
+    if (/(^|\.)eventbrite\.[a-z.]+$/i.test(host)) return DEFAULT_BASE;
+  } catch {
+    throw new SourceError(`${PROVIDER}: the source URL is not a URL`);
+  }
+  return url.replace(/\/+$/, '');
+}
+
+function toCandidate(raw: unknown): CandidateEvent | undefined {
+  const e = rec(raw);
+  const id = str(e?.id);
+  const title = str(rec(e?.name)?.text);
+  if (!e || !id || !title) return undefined;
+  const start = instant(rec(e.start));
+  if (!start) return undefined;
+
+  const candidate: CandidateEvent = { externalId: id, title, start };
+  const end = instant(rec(e.end));
+  if (end && end.getTime() >= start.getTime()) candidate.end = end;
+  const zone = str(rec(e.start)?.timezone);
+  if (zone) candidate.timeZone = zone;
+  const description = str(rec(e.description)?.html) ?? str(rec(e.description)?.text) ?? str(e.summary);
+  if (description) candidate.description = description;
+  const url = str(e.url);
+  if (url) candidate.url = url;
+  const logo = rec(e.logo);
+  const image = str(rec(logo?.original)?.url) ?? str(logo?.url);
+  if (image) candidate.imageUrl = image;
+
+  const venue = rec(e.venue);
+  if (venue && e.online_event !== true) {
+    const name = str(venue.name);
+    if (name) candidate.venueName = name;
+    const a = rec(venue.address);
+    const address =
+      str(a?.localized_address_display) ??
+      [str(a?.address_1), str(a?.address_2), str(a?.city), [str(a?.region), str(a?.postal_code)].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+    if (address) candidate.address = address;
+    const lat = num(a?.latitude) ?? num(venue.latitude);
+    const lng = num(a?.longitude) ?? num(venue.longitude);
+    if (lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180) {
+      candidate.lat = lat;
+      candidate.lng = lng;
+    }
+  }
+
+  const tickets = rec(e.ticket_availability);
+  const minimum = rec(tickets?.minimum_ticket_price);
+  const cents = num(minimum?.value);
+  const lowest = num(minimum?.major_value) ?? (cents !== undefined ? cents / 100 : undefined);
+  if (e.is_free === true || tickets?.is_free === true) {
+    candidate.isFree = true;
+    candidate.price = 0;
+  } else if (lowest !== undefined && lowest >= 0) {
+    candidate.price = lowest;
+    if (lowest === 0) candidate.isFree = true;
+  }
+  const currency = str(minimum?.currency) ?? str(e.currency);
+  if (currency) candidate.currency = currency;
+
+  const categories = [rec(e.category)?.name, rec(e.subcategory)?.name, rec(e.format)?.name].map(str).filter((c): c is string => Boolean(c));
+  if (categories.length) candidate.categories = [...new Set(categories)];
+  const status = str(e.status)?.toLowerCase();
+  if (status === 'canceled' || status === 'cancelled') candidate.cancelled = true;
+  return candidate;
+}
+
+/** { timezone, local, utc }: the UTC instant, else the local wall clock in its zone. */
+function instant(t: Json | undefined): Date | undefined {
+  const utc = str(t?.utc);
+  if (utc) {
+    const d = new Date(utc);
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(str(t?.local) ?? '');
+  const zone = str(t?.timezone);
+  if (!m || !zone) return undefined;
+  try {
+    const [, y, mo, d, h, mi, s] = m;
+    return zonedToUtc({ year: +y!, month: +mo!, day: +d!, hour: +h!, minute: +mi!, second: +(s ?? 0) }, zone);
+  } catch {
+    return undefined; // an unknown zone name
+  }
+}
+
+function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
+  return c.start.getTime() <= horizonEnd.getTime() && (c.end ?? c.start).getTime() >= now.getTime();
+}
+
+async function requestJson(ctx: ConnectorContext, url: string, token: string): Promise<unknown> {
+  let res: FetchResult;
+  try {
+    res = await ctx.fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  } catch (err) {
+    if (err instanceof SourceError) throw err;
+    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let body: unknown;
+  let parsed = false;
+  try {
+    body = JSON.parse(res.text());
+    parsed = true;
+  } catch {
+    // reported below, after the status
+  }
+  if (res.status < 200 || res.status > 299) {
+    // Eventbrite errors: { "status_code": 401, "error": "INVALID_AUTH", "error_description": "..." }
+    const reason = str(rec(body)?.error_description) ?? str(rec(body)?.error);
+    const suffix = reason ? `: ${reason.slice(0, 200)}` : '';
+    if (res.status === 401 || res.status === 403) throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status}${suffix})`);
+    if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429${suffix})`);
+    throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
+  }
+  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status})`);
+  return body;
+}
+
+type Json = Record<string, unknown>;
+const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+
+export const eventbriteConnector: Connector = { id: 'eventbrite', run };

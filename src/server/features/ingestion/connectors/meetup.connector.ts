@@ -1,0 +1,223 @@
+// Meetup GraphQL API: a group's upcoming (and cancelled) events.
+//
+// source.config:
+//   {
+//     token: string;          // an OAuth access token, sent as "Authorization: Bearer <token>"
+//     groupUrlname: string;   // the group's URL name: meetup.com/<groupUrlname>/
+//     pageSize?: number;      // events per request (1..200, default 50)
+//   }
+// source.url: the GraphQL endpoint (default https://api.meetup.com/gql-ext, the endpoint of
+// Meetup's current API guide); a meetup.com web page there is ignored.
+//
+// POST {endpoint} { query, variables } asking groupByUrlname(urlname).events(first, after,
+// filter: { status: [UPCOMING, CANCELLED], afterDateTime: now, beforeDateTime: now + horizon }).
+// Pages follow pageInfo.hasNextPage / endCursor (at most 20). Each event: dateTime carries its UTC
+// offset; the end is dateTime + duration (ISO 8601); venues[0] unless venueType is "online" (whose
+// coordinates are a placeholder); feeSettings null means free, else feeSettings.amount/currency;
+// rsvps.totalCount; status "CANCELLED".
+
+import { z } from 'zod';
+import {
+  SourceError,
+  type CandidateEvent,
+  type Connector,
+  type ConnectorContext,
+  type ConnectorResult,
+  type FetchResult,
+  type SourceSpec,
+} from '../ingestion.types.ts';
+
+const PROVIDER = 'Meetup';
+const DEFAULT_ENDPOINT = 'https://api.meetup.com/gql-ext';
+const MAX_PAGES = 20;
+const DAY_MS = 86_400_000;
+
+const GROUP_EVENTS_QUERY = `query TownbeatGroupEvents($urlname: String!, $first: Int!, $after: String, $from: DateTime, $to: DateTime) {
+  groupByUrlname(urlname: $urlname) {
+    id
+    name
+    events(first: $first, after: $after, filter: { status: [UPCOMING, CANCELLED], afterDateTime: $from, beforeDateTime: $to }) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges {
+        node {
+          id
+          title
+          eventUrl
+          status
+          dateTime
+          duration
+          description
+          venues { id name address city state postalCode country lat lon venueType }
+          rsvps(first: 1) { totalCount }
+          featuredEventPhoto { id baseUrl }
+          feeSettings { required amount currency }
+        }
+      }
+    }
+  }
+}`;
+
+const configSchema = z.object({
+  token: z.string().trim().min(1),
+  groupUrlname: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be the group URL name (meetup.com/<name>/)'),
+  pageSize: z.number().int().min(1).max(200).optional(),
+});
+
+async function run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult> {
+  const config = parseConfig(source.config);
+  const endpoint = apiEndpoint(source.url);
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const found = new Map<string, CandidateEvent>();
+  let after: string | null = null;
+
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const variables = { urlname: config.groupUrlname, first: config.pageSize ?? 50, after, from: ctx.now.toISOString(), to: horizonEnd.toISOString() };
+    const data = await graphql(ctx, endpoint, config.token, variables);
+    const group = rec(data.groupByUrlname);
+    if (!group) throw new SourceError(`${PROVIDER} group "${config.groupUrlname}" was not found`);
+    const events = rec(group.events);
+    const edges = arr(events?.edges);
+    for (const edge of edges) {
+      const candidate = toCandidate(rec(edge)?.node);
+      if (candidate && inWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+    }
+    const pageInfo = rec(events?.pageInfo);
+    const cursor = str(pageInfo?.endCursor);
+    if (pageInfo?.hasNextPage !== true || !cursor || cursor === after || edges.length === 0) break;
+    after = cursor;
+  }
+  return { candidates: [...found.values()] };
+}
+
+function parseConfig(input: Record<string, unknown>) {
+  const parsed = configSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SourceError(`meetup config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
+}
+
+function apiEndpoint(url: string | null): string {
+  if (!url) return DEFAULT_ENDPOINT;
+  try {
+    const host = new URL(url).hostname;
+    if (/^(www\.)?meetup\.com$/i.test(host)) return DEFAULT_ENDPOINT;
+  } catch {
+    throw new SourceError(`${PROVIDER}: the source URL is not a URL`);
+  }
+  return url;
+}
+
+function toCandidate(raw: unknown): CandidateEvent | undefined {
+  const e = rec(raw);
+  const id = str(e?.id);
+  const title = str(e?.title);
+  const start = new Date(str(e?.dateTime) ?? '');
+  if (!e || !id || !title || Number.isNaN(start.getTime())) return undefined;
+
+  const candidate: CandidateEvent = { externalId: id, title, start };
+  const duration = durationMs(str(e.duration));
+  if (duration !== undefined) candidate.end = new Date(start.getTime() + duration);
+  const description = str(e.description);
+  if (description) candidate.description = description;
+  const url = str(e.eventUrl);
+  if (url) candidate.url = url;
+  const photo = rec(e.featuredEventPhoto);
+  const photoBase = str(photo?.baseUrl);
+  const photoId = str(photo?.id);
+  if (photoBase && photoId) candidate.imageUrl = `${photoBase.replace(/\/?$/, '/')}${photoId}/676x380.webp`;
+
+  const venue = rec(arr(e.venues)[0]);
+  if (venue && str(venue.venueType)?.toLowerCase() !== 'online') {
+    const name = str(venue.name);
+    if (name) candidate.venueName = name;
+    const address = [str(venue.address), str(venue.city), [str(venue.state), str(venue.postalCode)].filter(Boolean).join(' ')].filter(Boolean);
+    if (address.length) candidate.address = address.join(', ');
+    const lat = num(venue.lat);
+    const lng = num(venue.lon);
+    if (lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && !(lat === 0 && lng === 0)) {
+      candidate.lat = lat;
+      candidate.lng = lng;
+    }
+  }
+
+  if (e.feeSettings === null) {
+    candidate.isFree = true;
+    candidate.price = 0;
+  } else {
+    const fee = rec(e.feeSettings);
+    const amount = num(fee?.amount);
+    if (amount !== undefined && amount >= 0) {
+      candidate.price = amount;
+      if (amount === 0) candidate.isFree = true;
+    }
+    const currency = str(fee?.currency);
+    if (currency) candidate.currency = currency;
+  }
+  const going = num(rec(e.rsvps)?.totalCount);
+  if (going !== undefined) candidate.attendeeCount = going;
+  if (str(e.status)?.toUpperCase() === 'CANCELLED') candidate.cancelled = true;
+  return candidate;
+}
+
+/** ISO 8601 durations as Meetup writes them: PT2H, PT1H30M, PT30H, P1DT2H. */
+function durationMs(iso: string | undefined): number | undefined {
+  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(iso ?? '');
+  if (!m || iso === 'P' || iso === 'PT') return undefined;
+  const [, d, h, mi, s] = m;
+  const ms = ((Number(d ?? 0) * 24 + Number(h ?? 0)) * 60 + Number(mi ?? 0)) * 60_000 + Number(s ?? 0) * 1000;
+  return ms > 0 ? ms : undefined;
+}
+
+function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
+  return c.start.getTime() <= horizonEnd.getTime() && (c.end ?? c.start).getTime() >= now.getTime();
+}
+
+async function graphql(ctx: ConnectorContext, endpoint: string, token: string, variables: Record<string, unknown>): Promise<Json> {
+  let res: FetchResult;
+  try {
+    res = await ctx.fetch(endpoint, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: GROUP_EVENTS_QUERY, variables }),
+    });
+  } catch (err) {
+    if (err instanceof SourceError) throw err;
+    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let body: Json | undefined;
+  let parsed = false;
+  try {
+    body = rec(JSON.parse(res.text()));
+    parsed = true;
+  } catch {
+    // reported below, after the status
+  }
+  const firstError = rec(arr(body?.errors)[0]);
+  const reason = str(firstError?.message);
+  const code = str(rec(firstError?.extensions)?.code)?.toUpperCase();
+  const suffix = reason ? `: ${reason.slice(0, 200)}` : '';
+  if (res.status === 401 || res.status === 403 || code === 'UNAUTHENTICATED' || code === 'UNAUTHORIZED' || code === 'FORBIDDEN') {
+    throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status}${suffix})`);
+  }
+  if (res.status === 429 || code === 'RATE_LIMITED') throw new SourceError(`rate limited by ${PROVIDER} (HTTP ${res.status}${suffix})`);
+  if (res.status < 200 || res.status > 299) throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
+  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status})`);
+  const data = rec(body?.data);
+  if (!data || (reason && !rec(data.groupByUrlname))) throw new SourceError(`${PROVIDER} GraphQL error${suffix || ': no data'}`);
+  return data;
+}
+
+type Json = Record<string, unknown>;
+const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+
+export const meetupConnector: Connector = { id: 'meetup', run };

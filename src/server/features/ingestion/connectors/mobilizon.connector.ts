@@ -1,0 +1,236 @@
+// Mobilizon (a federated, self-hosted events platform): an instance's public events through its
+// GraphQL API, no token needed.
+//
+// source.config:
+//   {
+//     groupSlug?: string;     // only this group's events, e.g. "pdx_tool_library" (or
+//                             // "name@other.instance" for a remote group the instance knows)
+//     pageSize?: number;      // events per request (1..100, default 50)
+//   }
+// source.url: the instance, e.g. https://mobilizon.example.org (required).
+//
+// POST {instance}/api { query, variables }:
+//   searchEvents(beginsOn: now, endsOn: now + horizon, page, limit) { total elements { ... } }
+//   or group(preferredUsername: groupSlug) { organizedEvents(afterDatetime: now, page, limit) }
+// Pages count from 1 and run until elements run short of the limit or reach total (at most 20).
+// Each event: beginsOn / endsOn are UTC; physicalAddress { description (the venue), street,
+// locality, postalCode, region, country, geom "lon;lat" }; tags { title }; category; picture.url;
+// options.offers[].price for the lowest price; status CANCELLED.
+
+import { z } from 'zod';
+import {
+  SourceError,
+  type CandidateEvent,
+  type Connector,
+  type ConnectorContext,
+  type ConnectorResult,
+  type FetchResult,
+  type SourceSpec,
+} from '../ingestion.types.ts';
+
+const PROVIDER = 'Mobilizon';
+const MAX_PAGES = 20;
+const DAY_MS = 86_400_000;
+
+const EVENT_FIELDS = `fragment TownbeatEvent on Event {
+  id
+  uuid
+  url
+  title
+  description
+  beginsOn
+  endsOn
+  status
+  category
+  onlineAddress
+  picture { url }
+  physicalAddress { description street locality postalCode region country geom }
+  tags { slug title }
+  options { offers { price priceCurrency url } }
+  participantStats { participant }
+}`;
+
+const SEARCH_QUERY = `query TownbeatSearchEvents($beginsOn: DateTime, $endsOn: DateTime, $page: Int, $limit: Int) {
+  searchEvents(beginsOn: $beginsOn, endsOn: $endsOn, page: $page, limit: $limit) {
+    total
+    elements { ...TownbeatEvent }
+  }
+}
+${EVENT_FIELDS}`;
+
+const GROUP_QUERY = `query TownbeatGroupEvents($slug: String!, $after: DateTime, $page: Int, $limit: Int) {
+  group(preferredUsername: $slug) {
+    organizedEvents(afterDatetime: $after, page: $page, limit: $limit) {
+      total
+      elements { ...TownbeatEvent }
+    }
+  }
+}
+${EVENT_FIELDS}`;
+
+const configSchema = z.object({
+  groupSlug: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9_]+(@[a-z0-9.-]+\.[a-z]{2,})?$/i, 'must be a group name such as pdx_tool_library (or name@instance)')
+    .optional(),
+  pageSize: z.number().int().min(1).max(100).optional(),
+});
+
+async function run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult> {
+  const config = parseConfig(source.config);
+  const endpoint = `${instanceBase(source.url)}/api`;
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const limit = config.pageSize ?? 50;
+  const found = new Map<string, CandidateEvent>();
+  let seen = 0;
+
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    let list: Json | undefined;
+    if (config.groupSlug) {
+      const data = await graphql(ctx, endpoint, GROUP_QUERY, { slug: config.groupSlug, after: ctx.now.toISOString(), page, limit });
+      const group = rec(data.group);
+      if (!group) throw new SourceError(`${PROVIDER} group "${config.groupSlug}" was not found`);
+      list = rec(group.organizedEvents);
+    } else {
+      const data = await graphql(ctx, endpoint, SEARCH_QUERY, { beginsOn: ctx.now.toISOString(), endsOn: horizonEnd.toISOString(), page, limit });
+      list = rec(data.searchEvents);
+    }
+    if (!list) throw new SourceError(`${PROVIDER} answered without an event list`);
+    const elements = arr(list.elements);
+    for (const raw of elements) {
+      const candidate = toCandidate(raw);
+      if (candidate && inWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+    }
+    seen += elements.length;
+    const total = num(list.total);
+    if (elements.length < limit || (total !== undefined && seen >= total)) break;
+  }
+  return { candidates: [...found.values()] };
+}
+
+function parseConfig(input: Record<string, unknown>) {
+  const parsed = configSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SourceError(`mobilizon config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
+}
+
+function instanceBase(url: string | null): string {
+  if (!url) throw new SourceError('mobilizon: the source URL (the instance) is required');
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname.replace(/\/(api|events)(\/.*)?$/, '').replace(/\/@.*$/, '').replace(/\/+$/, '')}`;
+  } catch {
+    throw new SourceError(`${PROVIDER}: the source URL is not a URL`);
+  }
+}
+
+function toCandidate(raw: unknown): CandidateEvent | undefined {
+  const e = rec(raw);
+  const id = str(e?.uuid) ?? str(e?.id);
+  const title = str(e?.title);
+  const start = new Date(str(e?.beginsOn) ?? '');
+  if (!e || !id || !title || Number.isNaN(start.getTime())) return undefined;
+
+  const candidate: CandidateEvent = { externalId: id, title, start };
+  const end = new Date(str(e.endsOn) ?? '');
+  if (!Number.isNaN(end.getTime()) && end.getTime() >= start.getTime()) candidate.end = end;
+  const description = str(e.description);
+  if (description) candidate.description = description;
+  const url = str(e.url);
+  if (url) candidate.url = url;
+  const picture = str(rec(e.picture)?.url);
+  if (picture) candidate.imageUrl = picture;
+
+  const address = rec(e.physicalAddress);
+  if (address) {
+    const venue = str(address.description);
+    if (venue) candidate.venueName = venue;
+    const line = [str(address.street), [str(address.postalCode), str(address.locality)].filter(Boolean).join(' '), str(address.region), str(address.country)].filter(Boolean);
+    if (line.length) candidate.address = line.join(', ');
+    const geom = /^\s*(-?\d+(?:\.\d+)?)\s*;\s*(-?\d+(?:\.\d+)?)\s*$/.exec(str(address.geom) ?? '');
+    if (geom) {
+      const lng = Number(geom[1]);
+      const lat = Number(geom[2]);
+      if (Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && !(lat === 0 && lng === 0)) {
+        candidate.lat = lat;
+        candidate.lng = lng;
+      }
+    }
+  }
+
+  const offers = arr(rec(e.options)?.offers).map(rec);
+  const prices = offers.map((o) => num(o?.price)).filter((p): p is number => p !== undefined && p >= 0);
+  if (prices.length) {
+    candidate.price = Math.min(...prices);
+    if (candidate.price === 0) candidate.isFree = true;
+    const currency = str(offers.find((o) => num(o?.price) === candidate.price)?.priceCurrency);
+    if (currency) candidate.currency = currency;
+  }
+
+  const categories = new Set<string>();
+  const category = str(e.category);
+  if (category && category.toUpperCase() !== 'MEETING') categories.add(category.toLowerCase().replace(/_/g, ' '));
+  for (const tag of arr(e.tags)) {
+    const title = str(rec(tag)?.title);
+    if (title) categories.add(title);
+  }
+  if (categories.size) candidate.categories = [...categories];
+  const participants = num(rec(e.participantStats)?.participant);
+  if (participants !== undefined) candidate.attendeeCount = participants;
+  if (str(e.status)?.toUpperCase() === 'CANCELLED') candidate.cancelled = true;
+  return candidate;
+}
+
+function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
+  return c.start.getTime() <= horizonEnd.getTime() && (c.end ?? c.start).getTime() >= now.getTime();
+}
+
+async function graphql(ctx: ConnectorContext, endpoint: string, query: string, variables: Record<string, unknown>): Promise<Json> {
+  let res: FetchResult;
+  try {
+    res = await ctx.fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+  } catch (err) {
+    if (err instanceof SourceError) throw err;
+    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let body: Json | undefined;
+  let parsed = false;
+  try {
+    body = rec(JSON.parse(res.text()));
+    parsed = true;
+  } catch {
+    // reported below, after the status
+  }
+  // Mobilizon errors: { "data": { "group": null }, "errors": [{ "message": "Group not found", "status_code": 404 }] }
+  const firstError = rec(arr(body?.errors)[0]);
+  const reason = str(firstError?.message);
+  const errorStatus = num(firstError?.status_code);
+  const suffix = reason ? `: ${reason.slice(0, 200)}` : '';
+  if (res.status === 401 || res.status === 403 || errorStatus === 401 || errorStatus === 403) {
+    throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${errorStatus ?? res.status}${suffix})`);
+  }
+  if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429${suffix})`);
+  if (res.status < 200 || res.status > 299) throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
+  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status}); is the source URL a Mobilizon instance?`);
+  const data = rec(body?.data);
+  const answered = data && Object.values(data).some((v) => v !== null && v !== undefined);
+  if (!data || (reason && !answered)) throw new SourceError(`${PROVIDER} GraphQL error${suffix || ': no data'}`);
+  return data;
+}
+
+type Json = Record<string, unknown>;
+const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+
+export const mobilizonConnector: Connector = { id: 'mobilizon', run };

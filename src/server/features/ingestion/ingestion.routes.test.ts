@@ -1,0 +1,222 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { queryRows } from '../../test/factories.ts';
+import { startFeedServer, type Route } from '../../test/feed-server.ts';
+
+// A fixed "now" in Portland; feeds below describe the following days.
+const NOW = new Date('2026-11-23T18:00:00Z');
+
+function ics(events: { uid: string; title: string; start: string; location?: string; geo?: string; status?: string }[]) {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Townbeat tests//EN'];
+  for (const e of events) {
+    lines.push('BEGIN:VEVENT', `UID:${e.uid}`, 'DTSTAMP:20261101T000000Z', `DTSTART;TZID=America/Los_Angeles:${e.start}`, `SUMMARY:${e.title}`);
+    if (e.location) lines.push(`LOCATION:${e.location}`);
+    if (e.geo) lines.push(`GEO:${e.geo}`);
+    if (e.status) lines.push(`STATUS:${e.status}`);
+    lines.push('END:VEVENT');
+  }
+  lines.push('END:VCALENDAR');
+  return lines.join('\r\n') + '\r\n';
+}
+
+let t: TestApp;
+let admin: string;
+let feeds: Record<string, string> = {};
+let server: Awaited<ReturnType<typeof startFeedServer>>;
+const route =
+  (name: string): Route =>
+  (_req, res) => {
+    const body = feeds[name];
+    if (body === undefined) res.writeHead(500).end('boom');
+    else res.writeHead(200, { 'content-type': 'text/calendar' }).end(body);
+  };
+
+beforeAll(async () => {
+  const page = (body: string): Route => (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+  server = await startFeedServer({
+    '/venue.ics': route('venue'),
+    '/listings.ics': route('listings'),
+    '/event.html': page(`<html><head><script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: 'Neighbourhood Clean-up Day',
+      startDate: '2026-11-28T10:00:00-08:00',
+      location: { '@type': 'Place', name: 'Laurelhurst Park', address: 'SE Cesar E Chavez Blvd, Portland' },
+    })}</script></head><body></body></html>`),
+    '/nothing.html': page('<html><body><p>No events here</p></body></html>'),
+  });
+  t = await buildTestApp();
+  admin = (await signupUser(t.app)).cookie;
+});
+afterAll(async () => {
+  await t.close();
+  await server.close();
+});
+beforeEach(async () => {
+  t.clock.set(NOW);
+  await t.database.db.execute(sql`truncate sources, events, venues cascade`);
+  feeds = {};
+});
+
+const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, cookie = admin) =>
+  t.app.inject({ method, url, headers: { origin: TEST_ORIGIN, cookie }, ...(payload ? { payload } : {}) });
+
+async function addSource(name: string, path: string, extra: object = {}) {
+  const res = await api('POST', '/api/admin/sources', { name, connector: 'ical', url: server.url(path), sourceType: 'ical', trusted: true, ...extra });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { id: string };
+}
+const titles = async () => (await queryRows<{ title: string }>(t.database.db, sql`select title from events where gone_at is null order by start_date, title`)).map((r) => r.title);
+
+describe('sources API', () => {
+  it('is for admins only', async () => {
+    const user = await signupUser(t.app);
+    expect((await api('GET', '/api/admin/sources', undefined, user.cookie)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/sources' })).statusCode).toBe(401);
+  });
+
+  it('validates new sources, naming the field', async () => {
+    const res = await api('POST', '/api/admin/sources', { name: '', connector: 'fax', sourceType: 'Bad Type', intervalMinutes: 30 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(['body.name', 'body.connector', 'body.sourceType', 'body.intervalMinutes']));
+  });
+
+  it('masks credentials in config and keeps them when the mask is sent back', async () => {
+    const created = await api('POST', '/api/admin/sources', { name: 'TM', connector: 'ticketmaster', sourceType: 'ticketmaster', config: { apiKey: 'secret-key', city: 'Portland' } });
+    expect(created.json().config).toEqual({ apiKey: '••••••', city: 'Portland' });
+    const patched = await api('PATCH', `/api/admin/sources/${created.json().id}`, { config: { apiKey: '••••••', city: 'Salem' }, enabled: false });
+    expect(patched.json()).toMatchObject({ enabled: false, config: { apiKey: '••••••', city: 'Salem' } });
+    const [row] = await queryRows<{ config: { apiKey: string } }>(t.database.db, sql`select config from sources where id = ${created.json().id}`);
+    expect(row!.config.apiKey).toBe('secret-key');
+  });
+});
+
+describe('a run', () => {
+  it('creates events, then updates changed ones, and reports its summary and health', async () => {
+    feeds.venue = ics([
+      { uid: 'a@venue', title: 'Jazz Night with the Blue Trio', start: '20261125T190000', location: 'Doug Fir Lounge, 830 E Burnside St, Buckman', geo: '45.5225;-122.6574' },
+      { uid: 'b@venue', title: 'Pottery for beginners', start: '20261126T180000', location: 'Doug Fir Lounge, Buckman' },
+    ]);
+    const src = await addSource('Doug Fir', '/venue.ics');
+    const run = await api('POST', `/api/admin/sources/${src.id}/run`);
+    expect(run.json()).toEqual({ status: 'success', fetched: 2, created: 2, updated: 0, merged: 0, rejected: 0, errors: 0 });
+    const [jazz] = await queryRows<{ start_date: Date; neighbourhood: string; lat: number; category: string }>(
+      t.database.db,
+      sql`select start_date, neighbourhood, lat, category from events where title like 'Jazz%'`,
+    );
+    expect(new Date(jazz!.start_date).toISOString()).toBe('2026-11-26T03:00:00.000Z');
+    expect(jazz!.neighbourhood).toBe('Buckman');
+
+    feeds.venue = feeds.venue.replace('Pottery for beginners', 'Pottery for absolute beginners');
+    const second = await api('POST', `/api/admin/sources/${src.id}/run`);
+    expect(second.json()).toMatchObject({ status: 'success', created: 0, updated: 1 });
+    expect(await titles()).toEqual(['Jazz Night with the Blue Trio', 'Pottery for absolute beginners']);
+
+    const list = (await api('GET', '/api/admin/sources')).json();
+    expect(list[0].health).toMatchObject({ lastError: null, consecutiveFailures: 0, eventsSeen: 2 });
+    const runs = (await api('GET', `/api/admin/sources/${src.id}/runs`)).json();
+    expect(runs).toHaveLength(2);
+    expect(runs[0]).toMatchObject({ trigger: 'manual', status: 'success', updated: 1 });
+  });
+
+  it('merges the same event from two sources into one with both source links', async () => {
+    feeds.venue = ics([{ uid: 'a@venue', title: 'Jazz Night with the Blue Trio', start: '20261125T190000', location: 'Doug Fir Lounge, Buckman', geo: '45.5225;-122.6574' }]);
+    feeds.listings = ics([
+      { uid: 'x@listings', title: 'Jazz night: Blue Trio', start: '20261125T191500', location: 'The Doug Fir Lounge' },
+      { uid: 'y@listings', title: 'Jazz Night with the Blue Trio', start: '20261202T190000', location: 'Doug Fir Lounge, Buckman' },
+    ]);
+    const a = await addSource('Doug Fir', '/venue.ics');
+    const b = await addSource('City listings', '/listings.ics', { sourceType: 'municipal' });
+    await api('POST', `/api/admin/sources/${a.id}/run`);
+    const run = await api('POST', `/api/admin/sources/${b.id}/run`);
+    expect(run.json()).toMatchObject({ created: 1, merged: 1 });
+    const [first] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where start_date = '2026-11-26T03:00:00Z'`);
+    const detail = (await api('GET', `/api/events/${first!.id}`)).json();
+    expect(detail.sources.map((s: { name: string }) => s.name).sort()).toEqual(['City listings', 'Doug Fir']);
+    // The next week's occurrence stays its own event.
+    expect(await titles()).toHaveLength(2);
+  });
+
+  it('marks events that vanish from the feed instead of deleting them', async () => {
+    feeds.venue = ics([
+      { uid: 'a@venue', title: 'Stays', start: '20261125T190000' },
+      { uid: 'b@venue', title: 'Vanishes', start: '20261126T190000' },
+    ]);
+    const src = await addSource('Venue', '/venue.ics');
+    await api('POST', `/api/admin/sources/${src.id}/run`);
+    feeds.venue = ics([{ uid: 'a@venue', title: 'Stays', start: '20261125T190000' }]);
+    t.clock.advance(60_000);
+    await api('POST', `/api/admin/sources/${src.id}/run`);
+    expect(await titles()).toEqual(['Stays']);
+    const [gone] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events where gone_at is not null`);
+    expect(gone!.n).toBe(1);
+    expect((await api('GET', '/api/events')).json().map((e: { title: string }) => e.title)).toEqual(['Stays']);
+  });
+
+  it('records a failing source without partial events, and other sources are unaffected', async () => {
+    feeds.listings = ics([{ uid: 'ok', title: 'Fine event', start: '20261125T190000' }]);
+    const broken = await addSource('Broken', '/venue.ics'); // answers 500
+    const fine = await addSource('Fine', '/listings.ics');
+    const bad = await api('POST', `/api/admin/sources/${broken.id}/run`);
+    expect(bad.json()).toMatchObject({ status: 'error', created: 0, errors: 1 });
+    expect(bad.json().error).toMatch(/500/);
+    feeds.venue = 'BEGIN:VCALENDAR\r\nthis is not a calendar';
+    const malformed = await api('POST', `/api/admin/sources/${broken.id}/run`);
+    expect(malformed.json().status).toBe('error');
+    const list = (await api('GET', '/api/admin/sources')).json() as { name: string; health: { consecutiveFailures: number; lastError: string | null } }[];
+    expect(list.find((s) => s.name === 'Broken')!.health.consecutiveFailures).toBe(2);
+    expect((await api('POST', `/api/admin/sources/${fine.id}/run`)).json()).toMatchObject({ status: 'success', created: 1 });
+    expect(await titles()).toEqual(['Fine event']);
+  });
+
+  it('sends untrusted sources to the review queue, and approve publishes them', async () => {
+    feeds.venue = ics([{ uid: 'u1', title: 'Community potluck dinner', start: '20261125T180000' }]);
+    const src = await addSource('Untrusted', '/venue.ics', { trusted: false });
+    await api('POST', `/api/admin/sources/${src.id}/run`);
+    expect((await api('GET', '/api/events')).json()).toEqual([]);
+    const pending = (await api('GET', '/api/admin/events/pending')).json();
+    expect(pending.map((e: { title: string }) => e.title)).toEqual(['Community potluck dinner']);
+    expect((await api('POST', `/api/admin/events/${pending[0].id}/approve`)).statusCode).toBe(200);
+    expect((await api('GET', '/api/admin/events/pending')).json()).toEqual([]);
+    expect((await api('GET', '/api/events')).json().map((e: { title: string }) => e.title)).toEqual(['Community potluck dinner']);
+    const edited = await api('PATCH', `/api/admin/events/${pending[0].id}`, { title: 'Community potluck', price: 5 });
+    expect(edited.json()).toMatchObject({ title: 'Community potluck', price: 5, isFree: false });
+    expect((await api('PATCH', `/api/admin/events/${pending[0].id}`, {})).statusCode).toBe(400);
+  });
+});
+
+describe('POST /api/admin/classify', () => {
+  it('classifies up to 1000 events in order', async () => {
+    const res = await api('POST', '/api/admin/classify', { events: [{ title: 'Jazz night at the Blue Note' }, { title: 'Intro to Python workshop', description: 'Learn to code' }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((r: { category: string }) => r.category)).toEqual(['Music', 'Tech']);
+    expect((await api('POST', '/api/admin/classify', { events: Array.from({ length: 1001 }, () => ({ title: 'x' })) })).statusCode).toBe(400);
+  });
+});
+
+describe('POST /api/events/import-url', () => {
+  it('sends the event on a page to the review queue as the member contribution, once', async () => {
+    const member = await signupUser(t.app);
+    const res = await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'pending' });
+    const [row] = await queryRows<{ title: string; status: string; contributed_by: string; start_date: Date }>(
+      t.database.db,
+      sql`select title, status, contributed_by, start_date from events where id = ${res.json().eventId}`,
+    );
+    expect(row).toMatchObject({ title: 'Neighbourhood Clean-up Day', status: 'pending', contributed_by: member.user.id });
+    expect(new Date(row!.start_date).toISOString()).toBe('2026-11-28T18:00:00.000Z');
+    const again = await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ status: 'existing', eventId: res.json().eventId });
+  });
+
+  it('says plainly when the page holds no event, and needs sign-in', async () => {
+    const member = await signupUser(t.app);
+    const res = await api('POST', '/api/events/import-url', { url: server.url('/nothing.html') }, member.cookie);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('url: no upcoming event was found at that address');
+    expect((await t.app.inject({ method: 'POST', url: '/api/events/import-url', headers: { origin: TEST_ORIGIN }, payload: { url: server.url('/event.html') } })).statusCode).toBe(401);
+  });
+});

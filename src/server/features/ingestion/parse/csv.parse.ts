@@ -1,0 +1,229 @@
+// CSV uploaded by an admin (or fetched), with a mapping from our fields to the file's columns.
+// A bad row is reported with its row number (the header is row 1, as in a spreadsheet) and
+// the rest of the file is still read.
+
+import { createHash } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
+import { compact, coordinates, DAY_MS, describeError, isValidTimeZone, parseIsoDate, toNumber, toUtc, toWall } from './common.ts';
+
+export interface CsvMapping {
+  title: string;
+  start: string;
+  end?: string;
+  venue?: string;
+  address?: string;
+  description?: string;
+  url?: string;
+  price?: string;
+  category?: string;
+  lat?: string;
+  lng?: string;
+  id?: string;
+}
+
+export type CsvDateFormat = 'iso' | 'us' | 'eu';
+
+export interface CsvOptions {
+  timeZone: string;
+  /** How to read dates like 03/04/2026 (ISO dates are always accepted). Default 'iso'. */
+  dateFormat?: CsvDateFormat;
+}
+
+export interface CsvRowError {
+  row: number;
+  message: string;
+}
+
+export interface CsvResult {
+  candidates: CandidateEvent[];
+  errors: CsvRowError[];
+}
+
+const MAPPING_KEYS = ['title', 'start', 'end', 'venue', 'address', 'description', 'url', 'price', 'category', 'lat', 'lng', 'id'] as const;
+
+export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): CsvResult {
+  if (!mapping || typeof mapping.title !== 'string' || typeof mapping.start !== 'string' || !mapping.title.trim() || !mapping.start.trim()) {
+    throw new SourceError('the CSV column mapping needs at least "title" and "start"');
+  }
+  if (!isValidTimeZone(opts.timeZone)) throw new SourceError(`unknown time zone ${opts.timeZone}`);
+  const body = text.replace(/^\uFEFF/, '');
+  const firstLine = body.slice(0, body.search(/\r?\n|$/));
+  const delimiter = detectDelimiter(firstLine);
+  let records: string[][];
+  try {
+    records = parse(body, { delimiter, bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+  } catch (err) {
+    throw new SourceError(`invalid CSV: ${describeError(err)}`);
+  }
+  const header = records[0];
+  if (!header || header.every((h) => !h)) throw new SourceError('the CSV is empty');
+  const columns = new Map<string, number>();
+  header.forEach((h, i) => {
+    const key = normaliseHeader(h);
+    if (!columns.has(key)) columns.set(key, i);
+  });
+  const index: Partial<Record<keyof CsvMapping, number>> = {};
+  for (const key of MAPPING_KEYS) {
+    const name = mapping[key];
+    if (name === undefined || name === '') continue;
+    const i = columns.get(normaliseHeader(name));
+    if (i === undefined) throw new SourceError(`the CSV has no column "${name}" (mapped to ${key}); its columns are: ${header.filter(Boolean).join(', ')}`);
+    index[key] = i;
+  }
+
+  const format = opts.dateFormat ?? 'iso';
+  const candidates: CandidateEvent[] = [];
+  const errors: CsvRowError[] = [];
+  for (let r = 1; r < records.length; r++) {
+    const row = r + 1;
+    const cells = records[r]!;
+    const get = (key: keyof CsvMapping) => {
+      const i = index[key];
+      const v = i === undefined ? undefined : cells[i];
+      return v === undefined || v === '' ? undefined : v;
+    };
+    const title = get('title');
+    const startText = get('start');
+    if (!title) {
+      errors.push({ row, message: 'no title' });
+      continue;
+    }
+    if (!startText) {
+      errors.push({ row, message: 'no start date' });
+      continue;
+    }
+    const start = readDate(startText, format, opts.timeZone);
+    if (!start) {
+      errors.push({ row, message: `cannot read the start date "${startText}"${format === 'iso' ? ' (expected YYYY-MM-DD HH:MM)' : format === 'us' ? ' (expected MM/DD/YYYY h:mm AM)' : ' (expected DD/MM/YYYY HH:MM)'}` });
+      continue;
+    }
+    let end: Date | undefined;
+    const endText = get('end');
+    if (endText) {
+      const timeOnly = readTime(endText);
+      if (timeOnly) end = sameDayAt(start.date, timeOnly, opts.timeZone);
+      else {
+        const endDate = readDate(endText, format, opts.timeZone);
+        if (!endDate) {
+          errors.push({ row, message: `cannot read the end date "${endText}"` });
+          continue;
+        }
+        // An end date without a time is inclusive: the event runs to the end of that day.
+        end = endDate.allDay ? new Date(endDate.date.getTime() + DAY_MS) : endDate.date;
+      }
+      if (end.getTime() <= start.date.getTime()) {
+        if (timeOnly) end = new Date(end.getTime() + DAY_MS);
+        else {
+          errors.push({ row, message: 'the end is before the start' });
+          continue;
+        }
+      }
+    } else if (start.allDay) end = new Date(start.date.getTime() + DAY_MS);
+
+    const priceText = get('price');
+    const free = priceText !== undefined && /^(free|gratis|kostenlos|gratuit|0+([.,]0+)?)$/i.test(priceText.replace(/[£$€\s]/g, ''));
+    const price = priceText === undefined ? undefined : free ? 0 : toNumber(priceText);
+    const latText = get('lat');
+    const lngText = get('lng');
+    const ll = coordinates(latText, lngText);
+    if ((latText || lngText) && ll.lat === undefined) {
+      errors.push({ row, message: `invalid coordinates "${latText ?? ''}, ${lngText ?? ''}"` });
+      continue;
+    }
+    const url = get('url');
+    const categories = get('category')
+      ?.split(/[,;|]/)
+      .map((c) => c.trim())
+      .filter(Boolean);
+    candidates.push(
+      compact({
+        externalId: get('id') ?? `csv:${createHash('sha1').update(`${title}\u0000${start.date.toISOString()}`).digest('hex').slice(0, 16)}`,
+        title,
+        description: get('description'),
+        url: url && /^https?:\/\/\S+$/i.test(url) ? url : undefined,
+        start: start.date,
+        end,
+        allDay: start.allDay || undefined,
+        venueName: get('venue'),
+        address: get('address'),
+        lat: ll.lat,
+        lng: ll.lng,
+        price,
+        isFree: price === undefined ? undefined : price === 0,
+        categories: categories?.length ? categories : undefined,
+      }),
+    );
+  }
+  return { candidates, errors };
+}
+
+function normaliseHeader(h: string): string {
+  return h.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+function detectDelimiter(line: string): string {
+  const counts: [string, number][] = [',', ';', '\t', '|'].map((d) => [d, line.split(d).length - 1]);
+  counts.sort((a, b) => b[1] - a[1]);
+  return counts[0]![1] > 0 ? counts[0]![0] : ',';
+}
+
+interface TimeOfDay {
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** "19:30", "7:30 pm", "7pm", "19.30 Uhr". */
+function readTime(text: string): TimeOfDay | null {
+  const m = /^\s*(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?\s*(uhr|h)?\s*$/i.exec(text);
+  if (!m || (!m[2] && !m[4])) return null;
+  let hour = Number(m[1]);
+  const minute = Number(m[2] ?? 0);
+  const second = Number(m[3] ?? 0);
+  const meridiem = m[4]?.toLowerCase().replace(/\./g, '');
+  if (meridiem) {
+    if (hour < 1 || hour > 12) return null;
+    if (meridiem === 'pm' && hour !== 12) hour += 12;
+    if (meridiem === 'am' && hour === 12) hour = 0;
+  }
+  if (hour > 24 || minute > 59 || second > 59) return null;
+  return { hour, minute, second };
+}
+
+function sameDayAt(day: Date, t: TimeOfDay, zone: string): Date {
+  const w = toWall(day, zone);
+  return toUtc({ year: w.year, month: w.month, day: w.day, ...t }, zone);
+}
+
+/** A date (and optional time) in the given format; ISO is always accepted. */
+function readDate(text: string, format: CsvDateFormat, zone: string): { date: Date; allDay: boolean } | null {
+  const iso = parseIsoDate(text, zone);
+  if (iso) return { date: iso.date, allDay: iso.allDay };
+  if (format === 'iso') return null;
+  const m = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:[,\sT]+(.+))?$/.exec(text);
+  if (!m) return null;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  let year = Number(m[3]);
+  if (m[3]!.length === 2) year += year < 70 ? 2000 : 1900;
+  const [month, day] = format === 'us' ? [a, b] : [b, a];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  if (probe.getUTCMonth() !== month - 1) return null;
+  if (!m[4]) return { date: toUtc({ year, month, day }, zone), allDay: true };
+  const time = readTime(m[4]);
+  if (!time) return null;
+  return { date: toUtc({ year, month, day, ...time }, zone), allDay: false };
+}
+
+/** The sandbox's entry point (one plain-data argument). */
+export interface CsvParseInput {
+  text: string;
+  mapping: CsvMapping;
+  options: CsvOptions;
+}
+
+export function parseCsvInput(input: CsvParseInput): CsvResult {
+  return parseCsv(input.text, input.mapping, input.options);
+}

@@ -1,0 +1,489 @@
+// iCalendar (RFC 5545) to candidate events, with ical.js. Runs inside the parse sandbox.
+//
+// Times: a TZID that names an IANA zone is converted with Intl (current rules, whatever the
+// file's VTIMEZONE says); a Windows zone name is mapped to IANA; any other TZID uses the file's
+// own VTIMEZONE; floating times and dates use X-WR-TIMEZONE, else the city's zone.
+// Recurrences (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides) are expanded from `now` to
+// `now + horizonDays`, at most `maxOccurrences` per event, with iteration budgets so a rule like
+// FREQ=SECONDLY cannot spin (the sandbox's time limit is the last line of defence).
+
+import ICAL from 'ical.js';
+import type { WallClock } from '../../../../contract/time.ts';
+import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
+import { canonicalZone, compact, fromUtcFields, toUtc, toWall, coordinates, DAY_MS, describeError, isValidTimeZone, notOver, splitLocation, uniqueIds, type ParseContext, type ParseOutput } from './common.ts';
+import { windowsZoneToIana } from './windows-zones.ts';
+
+type Component = InstanceType<typeof ICAL.Component>;
+type Time = InstanceType<typeof ICAL.Time>;
+type Event = InstanceType<typeof ICAL.Event>;
+
+export interface IcalParseInput extends ParseContext {
+  text: string;
+}
+
+/** Iterations of one event's recurrence before it is given up (an iteration costs ~10 us). */
+const MAX_ITERATIONS_PER_EVENT = 20_000;
+/** Iterations across a whole file; beyond it, further recurring events are not expanded. */
+const MAX_ITERATIONS_PER_FILE = 400_000;
+
+const FREQUENCIES = new Set(['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
+
+const FAST_FORWARD_STEP_MS: Record<string, number> = {
+  SECONDLY: 1000,
+  MINUTELY: 60_000,
+  HOURLY: 3_600_000,
+  DAILY: DAY_MS,
+  WEEKLY: 7 * DAY_MS,
+};
+
+/** Cheap repairs of mistakes real calendars make, so one bad line does not lose the file. */
+function repair(text: string): string {
+  let out = text.replace(/^\uFEFF/, '');
+  // Trailing lines after the calendar (seen: "X-COMMENT:..." after END:VCALENDAR).
+  const end = out.toUpperCase().lastIndexOf('END:VCALENDAR');
+  if (end >= 0) out = out.slice(0, end + 'END:VCALENDAR'.length) + '\r\n';
+  // DTSTART;TZID="W. Europe Standard Time:20200609T090000" (the quote closed after the value).
+  out = out.replace(/^([A-Za-z-]+(?:;[^:"\r\n]*)*;TZID=)"([^":\r\n]*):(\d{8}T\d{6}Z?)"[ \t]*$/gm, '$1"$2":$3');
+  // DTSTART:20190101 (a date without VALUE=DATE) is read as a broken date-time otherwise.
+  out = out.replace(/^(DTSTART|DTEND|DUE|RECURRENCE-ID|EXDATE|RDATE)((?:;[^:\r\n]*)?):(\d{8}(?:,\d{8})*)[ \t]*(\r?)$/gim, (all, name: string, params: string, value: string, cr: string) =>
+    /;VALUE=/i.test(params) ? all : `${name}${params};VALUE=DATE:${value}${cr}`,
+  );
+  return out;
+}
+
+type JCal = [string, unknown[], JCal[]];
+
+interface ParsedFile {
+  calendar: Component | null;
+  vevents: Component[];
+  /** VTIMEZONE definitions by TZID, for TZIDs that are not IANA or Windows names. */
+  vtimezones: Map<string, InstanceType<typeof ICAL.Timezone>>;
+}
+
+/**
+ * Parses the text into VEVENT components that stand alone (no parent): ical.js would otherwise
+ * look up every TZID by scanning all of the calendar's components, quadratic in a big file.
+ * Time zones defined in the file are looked up by us instead (see toInstant).
+ */
+function parseFile(text: string): ParsedFile {
+  if (!/BEGIN:(VCALENDAR|VEVENT)/i.test(text)) throw new SourceError('not an iCalendar file (no BEGIN:VCALENDAR)');
+  let parsed: unknown;
+  try {
+    parsed = ICAL.parse(repair(text));
+  } catch (err) {
+    throw new SourceError(`invalid iCalendar: ${describeError(err)}`);
+  }
+  // One component parses to a jCal array whose first item is its name; several to a list of those.
+  const tops = (Array.isArray(parsed) && typeof parsed[0] === 'string' ? [parsed] : parsed) as JCal[];
+  let calendar: Component | null = null;
+  const vevents: Component[] = [];
+  const vtimezones = new Map<string, InstanceType<typeof ICAL.Timezone>>();
+  for (const top of tops) {
+    if (!Array.isArray(top)) continue;
+    if (top[0] === 'vevent') {
+      vevents.push(new ICAL.Component(top));
+      continue;
+    }
+    if (top[0] !== 'vcalendar') continue;
+    calendar ??= new ICAL.Component([top[0], top[1], []]);
+    for (const sub of top[2] ?? []) {
+      if (sub[0] === 'vevent') vevents.push(new ICAL.Component(sub));
+      else if (sub[0] === 'vtimezone') {
+        try {
+          const comp = new ICAL.Component(sub);
+          const tzid = comp.getFirstPropertyValue('tzid');
+          if (typeof tzid === 'string' && !vtimezones.has(tzid)) vtimezones.set(tzid, new ICAL.Timezone({ component: comp, tzid }));
+        } catch {
+          // a broken VTIMEZONE: its TZID falls back to the calendar's zone
+        }
+      }
+    }
+  }
+  return { calendar, vevents, vtimezones };
+}
+
+interface Zones {
+  /** For floating times and dates without a TZID. */
+  floating: string;
+  floatingIsSource: boolean;
+  resolve(tzid: string | null | undefined): string | null;
+  defined: Map<string, InstanceType<typeof ICAL.Timezone>>;
+}
+
+function makeZones(calendar: Component | null, ctxZone: string, defined: Zones['defined']): Zones {
+  const cache = new Map<string, string | null>();
+  const resolve = (tzid: string | null | undefined): string | null => {
+    if (!tzid) return null;
+    let hit = cache.get(tzid);
+    if (hit === undefined) {
+      hit = resolveTzid(tzid);
+      cache.set(tzid, hit);
+    }
+    return hit;
+  };
+  const xwr = calendar?.getFirstPropertyValue('x-wr-timezone');
+  const fromFile = typeof xwr === 'string' ? resolve(xwr) : null;
+  return { floating: fromFile ?? ctxZone, floatingIsSource: fromFile !== null, resolve, defined };
+}
+
+/** An IANA zone for a TZID: IANA names, Mozilla-style prefixed names, Windows names; or null. */
+export function resolveTzid(raw: string): string | null {
+  const tzid = raw.trim().replace(/^"|"$/g, '');
+  if (!tzid) return null;
+  if (isValidTimeZone(tzid)) return canonicalZone(tzid);
+  // "/mozilla.org/20050126_1/Europe/Tallinn", "/freeassociation.sourceforge.net/Tzfile/Europe/London"
+  const parts = tzid.split('/').filter(Boolean);
+  for (let n = Math.min(3, parts.length - 1); n >= 2; n--) {
+    const tail = parts.slice(-n).join('/');
+    if (isValidTimeZone(tail)) return canonicalZone(tail);
+  }
+  return windowsZoneToIana(tzid);
+}
+
+interface Instant {
+  date: Date;
+  allDay: boolean;
+  zone?: string;
+}
+
+function validTime(t: Time | null | undefined): t is Time {
+  return !!t && Number.isFinite(t.year) && Number.isFinite(t.month) && Number.isFinite(t.day) && t.year > 1000 && (t.isDate || (Number.isFinite(t.hour) && Number.isFinite(t.minute)));
+}
+
+function toInstant(t: Time, tzid: string | null, zones: Zones): Instant {
+  const fields = { year: t.year, month: t.month, day: t.day, hour: t.isDate ? 0 : t.hour, minute: t.isDate ? 0 : t.minute, second: t.isDate ? 0 : t.second };
+  const iana = zones.resolve(tzid);
+  if (t.isDate) {
+    const zone = iana ?? zones.floating;
+    return { date: toUtc(fields, zone), allDay: true, zone: iana ?? (zones.floatingIsSource ? zone : undefined) };
+  }
+  const zone = t.zone;
+  if (zone && zone.tzid === 'UTC') {
+    return { date: new Date(Date.UTC(fields.year, fields.month - 1, fields.day, fields.hour, fields.minute, fields.second)), allDay: false };
+  }
+  if (iana) return { date: toUtc(fields, iana), allDay: false, zone: iana };
+  const defined = tzid ? zones.defined.get(tzid) : undefined;
+  if (defined) {
+    // A TZID we cannot name, defined by the file's own VTIMEZONE.
+    const local = t.clone();
+    local.zone = defined;
+    return { date: new Date(local.toUnixTime() * 1000), allDay: false };
+  }
+  return { date: toUtc(fields, zones.floating), allDay: false, zone: zones.floatingIsSource ? zones.floating : undefined };
+}
+
+function tzidOf(component: Component, prop: string): string | null {
+  const p = component.getFirstProperty(prop);
+  const tzid = p?.getParameter('tzid');
+  return typeof tzid === 'string' ? tzid : Array.isArray(tzid) ? (tzid[0] ?? null) : null;
+}
+
+function text(component: Component, name: string): string | undefined {
+  const v = component.getFirstPropertyValue(name);
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  return t ? t : undefined;
+}
+
+function httpUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  return /^https?:\/\/\S+$/i.test(v) ? v : undefined;
+}
+
+/** The descriptive fields of an event (an override falls back to its master's). */
+function details(c: Component, master: Component | null): Omit<CandidateEvent, 'externalId' | 'start' | 'end' | 'allDay' | 'timeZone'> {
+  const get = (name: string) => text(c, name) ?? (master ? text(master, name) : undefined);
+  const title = get('summary') ?? '';
+  const htmlDesc = (() => {
+    for (const comp of master ? [c, master] : [c]) {
+      const alt = comp.getFirstProperty('x-alt-desc');
+      const fmt = alt?.getParameter('fmttype');
+      const v = alt?.getFirstValue();
+      if (typeof v === 'string' && v.trim() && (!fmt || /html/i.test(String(fmt)))) return v.trim();
+    }
+    return undefined;
+  })();
+  // DESCRIPTION is the standard field; Outlook's X-ALT-DESC (HTML) only when there is none.
+  const description = get('description') ?? htmlDesc;
+  const location = get('location');
+  // A meeting link as the location: an online event.
+  const place = !location ? {} : /^https?:\/\/\S+$/i.test(location) ? { venueName: 'Online' } : splitLocation(location);
+  const categories: string[] = [];
+  for (const comp of c.hasProperty('categories') || !master ? [c] : [master]) {
+    for (const p of comp.getAllProperties('categories')) {
+      for (const v of p.getValues()) {
+        if (typeof v === 'string' && v.trim() && !categories.includes(v.trim())) categories.push(v.trim());
+      }
+    }
+  }
+  const geo = (c.getFirstPropertyValue('geo') ?? master?.getFirstPropertyValue('geo')) as unknown;
+  const ll = Array.isArray(geo) ? coordinates(geo[0], geo[1]) : {};
+  let imageUrl = httpUrl(get('image'));
+  if (!imageUrl) {
+    for (const a of c.getAllProperties('attach')) {
+      const fmt = a.getParameter('fmttype');
+      const v = a.getFirstValue();
+      if (typeof fmt === 'string' && fmt.startsWith('image/') && typeof v === 'string' && httpUrl(v)) {
+        imageUrl = v;
+        break;
+      }
+    }
+  }
+  const status = (text(c, 'status') ?? '').toUpperCase();
+  return compact({
+    title,
+    description,
+    url: httpUrl(get('url')),
+    imageUrl,
+    venueName: place.venueName,
+    address: place.address,
+    lat: ll.lat,
+    lng: ll.lng,
+    categories: categories.length ? categories : undefined,
+    cancelled: status === 'CANCELLED' ? true : undefined,
+  });
+}
+
+function endOf(start: Instant, endTime: Time | null, tzid: string | null, zones: Zones): Date | undefined {
+  if (!validTime(endTime)) return start.allDay ? new Date(start.date.getTime() + DAY_MS) : undefined;
+  const end = toInstant(endTime, tzid, zones).date;
+  if (end.getTime() <= start.date.getTime()) return start.allDay ? new Date(start.date.getTime() + DAY_MS) : undefined;
+  return end;
+}
+
+interface Budget {
+  left: number;
+}
+
+export function parseIcal(input: IcalParseInput): ParseOutput {
+  const now = input.now;
+  const horizonEnd = new Date(now.getTime() + input.horizonDays * DAY_MS);
+  const { calendar, vevents, vtimezones } = parseFile(input.text);
+  const zones = makeZones(calendar, input.timeZone, vtimezones);
+
+  // Group by UID: the master carries the rule; components with RECURRENCE-ID override occurrences.
+  const masters: Component[] = [];
+  const overrides = new Map<string, Component[]>();
+  for (const ve of vevents) {
+    const uid = text(ve, 'uid');
+    if (uid && ve.hasProperty('recurrence-id')) {
+      const list = overrides.get(uid) ?? [];
+      list.push(ve);
+      overrides.set(uid, list);
+    } else masters.push(ve);
+  }
+  const masterUids = new Set(masters.map((m) => text(m, 'uid')).filter((u): u is string => !!u));
+
+  const out: CandidateEvent[] = [];
+  let skipped = 0;
+  const budget: Budget = { left: MAX_ITERATIONS_PER_FILE };
+
+  for (const master of masters) {
+    try {
+      const produced = expandEvent(master, overrides.get(text(master, 'uid') ?? '') ?? [], { now, horizonEnd, zones, max: input.maxOccurrences, budget });
+      if (produced.length === 0) skipped++;
+      out.push(...produced);
+    } catch (err) {
+      if (err instanceof SourceError) throw err;
+      skipped++;
+    }
+  }
+  // Overrides whose series is not in the file: keep them as single events.
+  for (const [uid, list] of overrides) {
+    if (masterUids.has(uid)) continue;
+    for (const ve of list) {
+      try {
+        const one = singleEvent(ve, null, zones, `${uid}@${recurrenceIdIso(ve, zones)}`);
+        if (one && notOver(one, now)) out.push(one);
+        else skipped++;
+      } catch {
+        skipped++;
+      }
+    }
+  }
+  const unique = uniqueIds(out);
+  return { candidates: unique.candidates, skipped: skipped + unique.duplicates };
+}
+
+function recurrenceIdIso(ve: Component, zones: Zones): string {
+  const rid = ve.getFirstPropertyValue('recurrence-id') as Time | null;
+  return validTime(rid) ? toInstant(rid, tzidOf(ve, 'recurrence-id'), zones).date.toISOString() : 'unknown';
+}
+
+function singleEvent(ve: Component, master: Component | null, zones: Zones, externalId: string): CandidateEvent | null {
+  const dtstart = ve.getFirstPropertyValue('dtstart') as Time | null;
+  if (!validTime(dtstart)) return null;
+  const tzid = tzidOf(ve, 'dtstart');
+  const start = toInstant(dtstart, tzid, zones);
+  let endTime = ve.getFirstPropertyValue('dtend') as Time | null;
+  if (!endTime && ve.hasProperty('duration')) {
+    const ev = new ICAL.Event(ve);
+    endTime = ev.endDate;
+  }
+  const d = details(ve, master);
+  if (!d.title) return null;
+  return compact({
+    externalId,
+    ...d,
+    start: start.date,
+    end: endOf(start, endTime, tzidOf(ve, ve.hasProperty('dtend') ? 'dtend' : 'dtstart'), zones),
+    allDay: start.allDay || undefined,
+    timeZone: start.zone,
+  });
+}
+
+interface ExpandContext {
+  now: Date;
+  horizonEnd: Date;
+  zones: Zones;
+  max: number;
+  budget: Budget;
+}
+
+function expandEvent(master: Component, overrideComps: Component[], x: ExpandContext): CandidateEvent[] {
+  const uid = text(master, 'uid');
+  const dtstart = master.getFirstPropertyValue('dtstart') as Time | null;
+  if (!validTime(dtstart)) return [];
+  // An empty or broken RRULE ("RRULE:" is seen in the wild) is dropped; without any rule or
+  // RDATE left, the event is a single one.
+  for (const p of master.getAllProperties('rrule')) {
+    const rule = p.getFirstValue() as InstanceType<typeof ICAL.Recur> | null;
+    if (!rule || typeof rule !== 'object' || !FREQUENCIES.has(String(rule.freq))) master.removeProperty(p);
+  }
+  const recurring = master.hasProperty('rrule') || master.hasProperty('rdate');
+  const baseId = uid ?? `${text(master, 'summary') ?? ''}|${dtstart.toString()}`;
+
+  if (!recurring) {
+    const one = singleEvent(master, null, x.zones, baseId);
+    return one && notOver(one, x.now) ? [one] : [];
+  }
+  if (x.budget.left <= 0) return [];
+
+  alignRecurrenceTimes(master, overrideComps, x.zones);
+  const event: Event = new ICAL.Event(master, { strictExceptions: false, exceptions: overrideComps });
+  const tzid = tzidOf(master, 'dtstart');
+  const base = details(master, null);
+  const duration = event.duration;
+
+  const rules = master.getAllProperties('rrule').map((p) => p.getFirstValue() as InstanceType<typeof ICAL.Recur>);
+  for (const rule of rules) {
+    // Sub-daily rules restricted to days of the month/year can search forever without a match.
+    const parts = rule.parts as Record<string, unknown>;
+    if (['SECONDLY', 'MINUTELY', 'HOURLY'].includes(rule.freq) && (parts.BYMONTHDAY || parts.BYYEARDAY || parts.BYWEEKNO || parts.BYSETPOS)) return [];
+  }
+  const iterator = event.iterator(fastForward(dtstart, rules, master, x, duration.toSeconds() * 1000));
+
+  const produced: CandidateEvent[] = [];
+  let iterations = 0;
+  for (;;) {
+    if (iterations++ >= MAX_ITERATIONS_PER_EVENT || x.budget.left-- <= 0) break;
+    const next = iterator.next();
+    if (!next) break;
+    if (!validTime(next)) break;
+    const recurrence = toInstant(next, tzid, x.zones);
+    if (recurrence.date.getTime() > x.horizonEnd.getTime()) break;
+    const occ = event.getOccurrenceDetails(next);
+    const item = occ.item;
+    const isOverride = item !== event;
+    const startInstant = isOverride ? toInstant(occ.startDate, tzidOf(item.component, 'dtstart'), x.zones) : recurrence;
+    let end: Date | undefined;
+    if (isOverride) {
+      end = endOf(startInstant, item.component.hasProperty('dtend') || item.component.hasProperty('duration') ? occ.endDate : null, tzidOf(item.component, item.component.hasProperty('dtend') ? 'dtend' : 'dtstart'), x.zones);
+    } else {
+      const hasEnd = master.hasProperty('dtend') || master.hasProperty('duration');
+      end = hasEnd ? endOf(startInstant, occ.endDate, tzid, x.zones) : endOf(startInstant, null, tzid, x.zones);
+    }
+    const candidate = compact({
+      externalId: `${baseId}@${recurrence.date.toISOString()}`,
+      ...(isOverride ? details(item.component, master) : base),
+      start: startInstant.date,
+      end,
+      allDay: startInstant.allDay || undefined,
+      timeZone: startInstant.zone,
+    } as CandidateEvent);
+    if (!candidate.title || !notOver(candidate, x.now) || candidate.start.getTime() > x.horizonEnd.getTime()) continue;
+    produced.push(candidate);
+    if (produced.length >= x.max) break;
+  }
+  return produced;
+}
+
+/** Reads instants as wall-clock fields in the frame DTSTART is written in (UTC, a zone, floating). */
+function wallInFrameOf(dtstart: Time, tzid: string | null, zones: Zones): (instant: Date) => WallClock {
+  if (dtstart.zone?.tzid === 'UTC') return fromUtcFields;
+  const iana = zones.resolve(tzid);
+  if (iana) return (instant) => toWall(instant, iana);
+  const defined = tzid ? zones.defined.get(tzid) : undefined;
+  if (defined) {
+    return (instant) => {
+      const local = ICAL.Time.fromJSDate(instant, true).convertToZone(defined);
+      return { year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute, second: local.second };
+    };
+  }
+  return (instant) => toWall(instant, zones.floating);
+}
+
+/**
+ * ical.js compares recurrence times (UNTIL, EXDATE, RDATE, RECURRENCE-ID) with the expanded
+ * occurrences field by field unless it knows both zones, and the components here are detached
+ * from their VTIMEZONEs (see parseFile). So every such time that is not already in DTSTART's
+ * frame (another TZID, or UTC against a zoned DTSTART) is rewritten as the wall-clock reading
+ * of the same instant in DTSTART's frame: "UNTIL=20190320T030000Z" against a Berlin DTSTART
+ * becomes 04:00, and includes the 04:00 occurrence as RFC 5545 says.
+ */
+function alignRecurrenceTimes(master: Component, overrides: Component[], zones: Zones) {
+  const dtstart = master.getFirstPropertyValue('dtstart') as Time;
+  if (dtstart.isDate) return;
+  const tzid = tzidOf(master, 'dtstart');
+  const isUtc = dtstart.zone?.tzid === 'UTC';
+  const frameKey = isUtc ? 'UTC' : (tzid ?? '');
+  const sameFrame = (t: Time, tTzid: string | null) => (t.zone?.tzid === 'UTC' ? isUtc : !isUtc && (tTzid ?? '') === frameKey);
+  const wall = wallInFrameOf(dtstart, tzid, zones);
+  const inFrame = (t: Time, tTzid: string | null): Time => {
+    if (t.isDate || sameFrame(t, tTzid)) return t;
+    return new ICAL.Time({ ...wall(toInstant(t, tTzid, zones).date), isDate: false }, dtstart.zone);
+  };
+  for (const p of master.getAllProperties('rrule')) {
+    const rule = p.getFirstValue() as InstanceType<typeof ICAL.Recur>;
+    if (rule.until && validTime(rule.until) && !rule.until.isDate) rule.until = inFrame(rule.until, null);
+  }
+  for (const name of ['exdate', 'rdate']) {
+    for (const p of master.getAllProperties(name)) {
+      const ptzid = typeof p.getParameter('tzid') === 'string' ? (p.getParameter('tzid') as string) : null;
+      const values = p.getValues() as unknown[];
+      if (values.every((v) => v instanceof ICAL.Time && validTime(v))) p.setValues((values as Time[]).map((v) => inFrame(v, ptzid)));
+    }
+  }
+  for (const o of overrides) {
+    const p = o.getFirstProperty('recurrence-id');
+    const v = p?.getFirstValue() as Time | undefined;
+    if (p && validTime(v)) p.setValue(inFrame(v, tzidOf(o, 'recurrence-id')));
+  }
+}
+
+/**
+ * For frequent rules without COUNT, starts the expansion near `now` instead of at DTSTART (a
+ * FREQ=SECONDLY rule from years ago would otherwise take billions of steps to arrive). The new
+ * start keeps the rule's phase (a whole number of intervals later) and stays safely before now,
+ * so the first, possibly unaligned, value is always in the past and dropped.
+ */
+function fastForward(dtstart: Time, rules: InstanceType<typeof ICAL.Recur>[], master: Component, x: ExpandContext, durationMs: number): Time | undefined {
+  if (rules.length !== 1 || master.hasProperty('rdate')) return undefined;
+  const rule = rules[0]!;
+  const unit = FAST_FORWARD_STEP_MS[rule.freq];
+  if (!unit || rule.count) return undefined;
+  const step = unit * Math.max(1, rule.interval || 1);
+  const startWall = Date.UTC(dtstart.year, dtstart.month - 1, dtstart.day, dtstart.hour, dtstart.minute, dtstart.second);
+  // Now as DTSTART's frame reads it, less the duration (an occurrence that started earlier may
+  // still be running) and two steps: the new start is a real occurrence, or at worst in the past.
+  const nowWall = wallInFrameOf(dtstart, tzidOf(master, 'dtstart'), x.zones)(x.now);
+  const target = Date.UTC(nowWall.year, nowWall.month - 1, nowWall.day, nowWall.hour, nowWall.minute, nowWall.second) - Math.max(0, durationMs) - 2 * step;
+  if (target - startWall < 2 * step) return undefined;
+  const k = Math.floor((target - startWall) / step);
+  const t = new Date(startWall + k * step);
+  return new ICAL.Time(
+    { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate(), hour: t.getUTCHours(), minute: t.getUTCMinutes(), second: t.getUTCSeconds(), isDate: dtstart.isDate },
+    dtstart.zone,
+  );
+}

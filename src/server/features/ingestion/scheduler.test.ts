@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../clock.ts';
+import { openDatabase, type Database } from '../../db/client.ts';
+import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
+import { openTestDatabase } from '../../test/test-db.ts';
+import { queryRows } from '../../test/factories.ts';
+import { nextDelayMinutes } from './scheduler.ts';
+
+describe('back-off', () => {
+  it('doubles the interval per consecutive failure, up to an hour', () => {
+    expect(nextDelayMinutes(10, 0)).toBe(10);
+    expect(nextDelayMinutes(10, 1)).toBe(20);
+    expect(nextDelayMinutes(10, 2)).toBe(40);
+    expect(nextDelayMinutes(10, 9)).toBe(60);
+  });
+});
+
+const csvDay = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+const SOURCE = {
+  name: 'Parks CSV',
+  connector: 'csv',
+  sourceType: 'municipal',
+  intervalMinutes: 1,
+  trusted: true,
+  config: { csv: `title,start\nPicnic in the park,${csvDay} 12:00\n`, mapping: { title: 'title', start: 'start' } },
+};
+
+// Two app instances on one PostgreSQL: only PostgreSQL can be shared between processes.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('scheduling on PostgreSQL (needs TEST_DATABASE_URL)', () => {
+  const opened: { apps: TestApp[]; dbs: Database[] } = { apps: [], dbs: [] };
+  afterAll(async () => {
+    for (const a of opened.apps) await a.app.close();
+    for (const d of opened.dbs.reverse()) await d.close();
+  });
+
+  it('runs each scheduled slot exactly once across two instances', async () => {
+    const shared = await openTestDatabase();
+    const second = await openDatabase({ url: shared.url!, poolSize: 3 });
+    opened.dbs.push(shared, second);
+    // One "minute" is one second here, so a 1-minute source runs every second.
+    const scheduler = { unitSeconds: 1, pollingIntervalSeconds: 0.5 };
+    for (const database of [shared, second]) {
+      const t = await buildTestApp({ database, scheduler, clock: systemClock });
+      opened.apps.push(t);
+    }
+    const [a, b] = opened.apps as [TestApp, TestApp];
+    const source = await a.app.ingest.sources.insert(SOURCE);
+    await Promise.all([a.app.scheduler!.start(), b.app.scheduler!.start()]);
+    await new Promise((r) => setTimeout(r, 8000));
+    await Promise.all([a.app.scheduler!.stop(), b.app.scheduler!.stop()]);
+
+    const runs = await queryRows<{ started_at: string; finished_at: string; status: string }>(
+      shared.db,
+      sql`select started_at, finished_at, status from source_runs where source_id = ${source.id} order by started_at`,
+    );
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(runs.length).toBeLessThanOrEqual(9);
+    expect(runs.every((r) => r.status === 'success' || r.status === 'not_modified')).toBe(true);
+    // No two runs overlap: each starts after the previous one finished.
+    for (let i = 1; i < runs.length; i++) {
+      expect(new Date(runs[i]!.started_at).getTime()).toBeGreaterThanOrEqual(new Date(runs[i - 1]!.finished_at).getTime());
+    }
+    // The event was created once, however many runs saw it.
+    const [count] = await queryRows<{ n: number }>(shared.db, sql`select count(*)::int as n from events`);
+    expect(count!.n).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,160 @@
+import type { FastifyInstance } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import { WS_MAX_CONNECTIONS_PER_USER, WS_MAX_MESSAGE_BYTES, type ServerMessage } from '../../contract/realtime.ts';
+import type { Database } from '../db/client.ts';
+import type { EventBus } from '../lib/event-bus.ts';
+import { isSameOrigin } from './same-origin.ts';
+import pg from 'pg';
+
+const CHANNEL = 'townbeat_realtime';
+const HEARTBEAT_MS = 30_000;
+const MAX_INCOMING_PER_10S = 50;
+
+/** A message for one user, or for everyone. */
+interface Envelope {
+  to: string | '*';
+  msg: ServerMessage;
+}
+
+/**
+ * Fan-out through PostgreSQL: every instance LISTENs on one channel and NOTIFY carries each
+ * message, so a user connected to any instance gets it. On the embedded database the same
+ * LISTEN/NOTIFY works within the process.
+ */
+async function createFanout(database: Database, deliver: (e: Envelope) => void) {
+  if (database.kind === 'pglite') {
+    const unlisten = await database.pglite!.listen(CHANNEL, (payload) => deliver(JSON.parse(payload) as Envelope));
+    return {
+      send: async (e: Envelope) => {
+        await database.pglite!.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(e)]);
+      },
+      close: () => unlisten(),
+    };
+  }
+  let client: pg.Client | null = null;
+  let closed = false;
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: database.url });
+    c.on('notification', (n) => {
+      if (n.channel === CHANNEL && n.payload) deliver(JSON.parse(n.payload) as Envelope);
+    });
+    c.on('error', () => {
+      // Reconnect after a dropped listener connection; messages sent meanwhile are lost.
+      client = null;
+      if (!closed) setTimeout(() => void connect().catch(() => undefined), 1000);
+    });
+    await c.connect();
+    await c.query(`LISTEN ${CHANNEL}`);
+    client = c;
+  };
+  await connect();
+  return {
+    send: async (e: Envelope) => {
+      await database.pool!.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(e)]);
+    },
+    close: async () => {
+      closed = true;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
+
+/** The live channel at /ws: session-cookie auth, Origin check, heartbeats, size and rate limits. */
+export async function registerRealtime(app: FastifyInstance, deps: { database: Database; bus: EventBus; publicUrl: string | undefined }) {
+  const sockets = new Map<string, Set<WebSocket>>();
+  const deliverLocal = (e: Envelope) => {
+    const text = JSON.stringify(e.msg);
+    const targets = e.to === '*' ? [...sockets.values()].flatMap((s) => [...s]) : [...(sockets.get(e.to) ?? [])];
+    for (const ws of targets) if (ws.readyState === ws.OPEN) ws.send(text);
+  };
+  const fanout = await createFanout(deps.database, deliverLocal);
+  const send = (e: Envelope) => void fanout.send(e).catch((err: unknown) => app.log.warn({ err }, 'realtime fan-out failed'));
+
+  const unsubscribe = [
+    deps.bus.subscribe('event_update', (d) => send({ to: '*', msg: { type: 'event_update', data: d } })),
+    deps.bus.subscribe('gaming_update', (d) => send({ to: d.userId, msg: { type: 'gaming_update', data: { points: d.points } } })),
+    deps.bus.subscribe('notification', (d) => send({ to: d.userId, msg: { type: 'notification', data: d.notification } })),
+  ];
+
+  await app.register(websocket, { options: { maxPayload: WS_MAX_MESSAGE_BYTES } });
+
+  const heartbeat = setInterval(() => {
+    for (const set of sockets.values())
+      for (const ws of set) {
+        const alive = (ws as WebSocket & { isAlive?: boolean }).isAlive;
+        if (alive === false) {
+          ws.terminate();
+          continue;
+        }
+        (ws as WebSocket & { isAlive?: boolean }).isAlive = false;
+        ws.ping();
+      }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    unsubscribe.forEach((u) => u());
+    for (const set of sockets.values()) for (const ws of set) ws.close(1001, 'server shutting down');
+    await fanout.close();
+  });
+
+  app.get(
+    '/ws',
+    {
+      websocket: true,
+      preValidation: async (req, reply) => {
+        const origin = req.headers.origin;
+        if (origin && !isSameOrigin(req, origin, deps.publicUrl)) return reply.status(403).send({ code: 'forbidden', message: 'Cross-site WebSocket refused' });
+        if (!req.user) return reply.status(401).send({ code: 'unauthorized', message: 'Unauthorized' });
+      },
+    },
+    (socket, req) => {
+      const userId = req.user!.id;
+      let set = sockets.get(userId);
+      if (!set) sockets.set(userId, (set = new Set()));
+      // Per-user cap: the oldest connection makes way for the newest.
+      if (set.size >= WS_MAX_CONNECTIONS_PER_USER) {
+        const oldest = set.values().next().value;
+        oldest?.close(1008, 'too many connections');
+        if (oldest) set.delete(oldest);
+      }
+      set.add(socket);
+      (socket as WebSocket & { isAlive?: boolean }).isAlive = true;
+      socket.on('pong', () => {
+        (socket as WebSocket & { isAlive?: boolean }).isAlive = true;
+      });
+      let windowStart = Date.now();
+      let count = 0;
+      socket.on('message', (raw) => {
+        const now = Date.now();
+        if (now - windowStart > 10_000) {
+          windowStart = now;
+          count = 0;
+        }
+        count += 1;
+        if (count > MAX_INCOMING_PER_10S) {
+          socket.close(1008, 'rate limit exceeded');
+          return;
+        }
+        try {
+          const msg = JSON.parse(String(raw)) as { type?: unknown };
+          if (msg.type === 'ping') socket.send(JSON.stringify({ type: 'pong', data: { timestamp: now } } satisfies ServerMessage));
+        } catch {
+          // Not JSON: ignored, as the client's own messages carry nothing the server needs.
+        }
+      });
+      socket.on('close', () => {
+        set.delete(socket);
+        if (set.size === 0) sockets.delete(userId);
+      });
+    },
+  );
+
+  return {
+    /** Sends a message to one user's sockets on every instance. */
+    toUser: (userId: string, msg: ServerMessage) => send({ to: userId, msg }),
+    connections: () => [...sockets.values()].reduce((n, s) => n + s.size, 0),
+  };
+}

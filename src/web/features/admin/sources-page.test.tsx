@@ -1,0 +1,266 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RunSummaryResponse, SourceResponse } from '../../../contract/ingestion.ts';
+import { dismissToast } from '../../components/ui/use-toast.ts';
+import { buildUser, json, renderApp, stubFetch, type Handler } from '../events/test-helpers.tsx';
+import SourcesPage, { parseConfig, relativeTime } from './sources-page.tsx';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  act(() => dismissToast());
+});
+
+const ADMIN = buildUser({ id: 'a1', role: 'admin' });
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+function source(over: Partial<SourceResponse> = {}): SourceResponse {
+  return {
+    id: '00000000-0000-4000-8000-00000000000a',
+    name: 'City calendar',
+    connector: 'ical',
+    url: 'https://city.example/events.ics',
+    sourceType: 'municipal',
+    trusted: true,
+    intervalMinutes: 10,
+    enabled: true,
+    isDemo: false,
+    config: {},
+    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, etag: null, lastModified: null },
+    ...over,
+  };
+}
+
+const HEALTHY = source({
+  name: 'Portland Parks calendar',
+  isDemo: true,
+  health: { lastRunAt: ago(5 * 60_000), lastSuccessAt: ago(5 * 60_000), lastError: null, consecutiveFailures: 0, eventsSeen: 1234, etag: null, lastModified: null },
+});
+const FAILING = source({
+  id: '00000000-0000-4000-8000-00000000000b',
+  name: 'Broken feed',
+  connector: 'rss',
+  sourceType: 'rss',
+  trusted: false,
+  intervalMinutes: 15,
+  health: { lastRunAt: ago(2 * 3600_000), lastSuccessAt: ago(3 * 86_400_000), lastError: 'HTTP 503 from feed', consecutiveFailures: 4, eventsSeen: 12, etag: null, lastModified: null },
+});
+
+/** Like Handler, but may answer 'not mine' (undefined) after awaiting. */
+type AsyncHandler = (url: URL, init: RequestInit | undefined) => Response | undefined | Promise<Response | undefined>;
+
+function api(opts: { list?: SourceResponse[]; run?: RunSummaryResponse; extra?: AsyncHandler } = {}) {
+  const list = opts.list ?? [HEALTHY, FAILING];
+  const handler: AsyncHandler = async (url, init) => {
+    const extra = await opts.extra?.(url, init);
+    if (extra) return extra;
+    if (url.pathname === '/api/admin/sources' && (init?.method ?? 'GET') === 'GET') return json(list);
+    if (url.pathname.endsWith('/run') && init?.method === 'POST') {
+      return json(opts.run ?? { status: 'success', fetched: 14, created: 3, updated: 2, merged: 1, rejected: 0, errors: 0 });
+    }
+    if (url.pathname.endsWith('/runs')) {
+      return json([
+        { id: 'r1', trigger: 'manual', startedAt: ago(60_000), finishedAt: ago(55_000), status: 'success', fetched: 14, created: 3, updated: 2, merged: 1, rejected: 0, errors: 0 },
+        { id: 'r2', trigger: 'schedule', startedAt: ago(3600_000), finishedAt: ago(3590_000), status: 'error', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, errors: 1, error: 'timeout after 20 s' },
+      ]);
+    }
+    return undefined;
+  };
+  return stubFetch(handler as Handler);
+}
+
+const item = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('li')!;
+
+describe('SourcesPage', () => {
+  it('lists each source with its settings, a Demo chip and its health', async () => {
+    api();
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    expect(screen.getByRole('heading', { level: 1, name: 'Sources' })).toBeTruthy();
+    await screen.findByRole('heading', { level: 2, name: 'Portland Parks calendar' });
+
+    const healthy = within(item('Portland Parks calendar'));
+    expect(healthy.getByText('ical')).toBeTruthy();
+    expect(healthy.getByText('municipal')).toBeTruthy();
+    expect(healthy.getByText('every 10 min')).toBeTruthy();
+    expect(healthy.getByText('Trusted')).toBeTruthy();
+    expect(healthy.getByText('Enabled')).toBeTruthy();
+    expect(healthy.getByText('Demo')).toBeTruthy();
+    expect(healthy.getAllByText('5 minutes ago')).toHaveLength(2);
+    expect(healthy.getByText('1,234')).toBeTruthy();
+    expect(healthy.queryByTestId('source-last-error')).toBeNull();
+    expect(healthy.getByRole('button', { name: 'Disable' })).toBeTruthy();
+
+    const failing = within(item('Broken feed'));
+    expect(failing.queryByText('Demo')).toBeNull();
+    expect(failing.getByText('Needs review')).toBeTruthy();
+    expect(failing.getByText('2 hours ago')).toBeTruthy();
+    expect(failing.getByText('3 days ago')).toBeTruthy();
+    const error = failing.getByTestId('source-last-error');
+    expect(error.textContent).toBe('HTTP 503 from feed');
+    expect(error.className).toContain('text-destructive');
+    expect(failing.getByText('4').className).toContain('text-destructive');
+  });
+
+  it('Run now shows a spinner while running, then toasts the summary', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const fetchFn = api({
+      extra: async (url, init) => {
+        if (!url.pathname.endsWith('/run') || init?.method !== 'POST') return undefined;
+        await gate;
+        return json({ status: 'success', fetched: 14, created: 3, updated: 2, merged: 1, rejected: 0, errors: 0 });
+      },
+    });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Portland Parks calendar' });
+    fireEvent.click(within(item('Portland Parks calendar')).getByRole('button', { name: 'Run now' }));
+    const running = await within(item('Portland Parks calendar')).findByRole('button', { name: 'Running…' });
+    expect((running as HTMLButtonElement).disabled).toBe(true);
+    release();
+    expect((await screen.findAllByText('fetched 14, created 3, updated 2, merged 1, rejected 0')).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Run finished: Portland Parks calendar').length).toBeGreaterThan(0);
+    await waitFor(() => expect(within(item('Portland Parks calendar')).getByRole('button', { name: 'Run now' })).toBeTruthy());
+    const runCalls = fetchFn.mock.calls.filter(([u, i]) => String(u).endsWith(`/api/admin/sources/${HEALTHY.id}/run`) && i?.method === 'POST');
+    expect(runCalls).toHaveLength(1);
+  });
+
+  it('Run now toasts the error of a failed run', async () => {
+    api({ run: { status: 'error', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, errors: 1, error: 'HTTP 404 from feed' } });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
+    fireEvent.click(within(item('Broken feed')).getByRole('button', { name: 'Run now' }));
+    expect((await screen.findAllByText('Run failed: Broken feed')).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('HTTP 404 from feed').length).toBeGreaterThan(0);
+  });
+
+  it('History expands to the last runs', async () => {
+    api();
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
+    const toggle = within(item('Broken feed')).getByRole('button', { name: 'History' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const table = await within(item('Broken feed')).findByRole('table');
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(table).getByText('timeout after 20 s')).toBeTruthy();
+  });
+
+  it('Add source checks the config JSON before sending, then shows the server field errors inline', async () => {
+    const posts: unknown[] = [];
+    api({
+      extra: (url, init) => {
+        if (url.pathname !== '/api/admin/sources' || init?.method !== 'POST') return undefined;
+        posts.push(JSON.parse(String(init.body)));
+        return json({ code: 'invalid', message: 'body.name: taken', issues: [{ path: 'body.name', message: 'a source with this name exists' }] }, { status: 400 });
+      },
+    });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
+    fireEvent.click(screen.getByRole('button', { name: 'Add source' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add source' });
+    expect((within(dialog).getByLabelText('Interval (minutes)') as HTMLInputElement).value).toBe('10');
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Picnics' } });
+    fireEvent.change(within(dialog).getByLabelText('Connector'), { target: { value: 'csv' } });
+    expect(within(dialog).getByText(/Needs \{ mapping: \{ title, start/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Config (JSON)'), { target: { value: '{ "mapping": ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
+    expect(await within(dialog).findByText(/Config is not valid JSON/)).toBeTruthy();
+    expect(posts).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Config (JSON)'), { target: { value: '{ "mapping": { "title": "title", "start": "start" } }' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
+    expect(await within(dialog).findByText('a source with this name exists')).toBeTruthy();
+    expect(posts).toEqual([
+      { name: 'Picnics', connector: 'csv', sourceType: 'municipal', intervalMinutes: 10, trusted: false, enabled: true, config: { mapping: { title: 'title', start: 'start' } } },
+    ]);
+  });
+});
+
+describe('SourcesPage controls', () => {
+  it('Disable patches enabled; Delete asks first, then removes the source', async () => {
+    let list = [HEALTHY, FAILING];
+    const calls: { method: string; path: string; body?: unknown }[] = [];
+    api({
+      extra: (url, init) => {
+        const method = init?.method ?? 'GET';
+        if (method !== 'GET') calls.push({ method, path: url.pathname, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+        if (url.pathname === '/api/admin/sources' && method === 'GET') return json(list);
+        const id = url.pathname.split('/')[4];
+        if (method === 'PATCH') {
+          list = list.map((s) => (s.id === id ? { ...s, ...(JSON.parse(String(init!.body)) as Partial<SourceResponse>) } : s));
+          return json(list.find((s) => s.id === id));
+        }
+        if (method === 'DELETE') {
+          list = list.filter((s) => s.id !== id);
+          return new Response(null, { status: 204 });
+        }
+        return undefined;
+      },
+    });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
+    fireEvent.click(within(item('Broken feed')).getByRole('button', { name: 'Disable' }));
+    expect(await within(item('Broken feed')).findByRole('button', { name: 'Enable' })).toBeTruthy();
+    expect(within(item('Broken feed')).getByText('Disabled')).toBeTruthy();
+    expect(calls).toEqual([{ method: 'PATCH', path: `/api/admin/sources/${FAILING.id}`, body: { enabled: false } }]);
+
+    fireEvent.click(within(item('Broken feed')).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete source?' });
+    expect(calls).toHaveLength(1);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 2, name: 'Broken feed' })).toBeNull());
+    expect(screen.getAllByText('Source deleted').length).toBeGreaterThan(0);
+    expect(calls[1]).toEqual({ method: 'DELETE', path: `/api/admin/sources/${FAILING.id}`, body: undefined });
+    expect(screen.getByRole('heading', { level: 2, name: 'Portland Parks calendar' })).toBeTruthy();
+  });
+
+  it('Edit sends the changed settings and the config object, keeping masked secrets as they are', async () => {
+    const secretive = source({ connector: 'meetup', sourceType: 'meetup', name: 'PDX Meetups', config: { token: '••••••', groupUrlname: 'pdx-hikers' } });
+    const patches: unknown[] = [];
+    api({
+      list: [secretive],
+      extra: (_url, init) => {
+        if (init?.method !== 'PATCH') return undefined;
+        patches.push(JSON.parse(String(init.body)));
+        return json({ ...secretive, intervalMinutes: 5 });
+      },
+    });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'PDX Meetups' });
+    fireEvent.click(within(item('PDX Meetups')).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit source' });
+    fireEvent.change(within(dialog).getByLabelText('Interval (minutes)'), { target: { value: '16' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(/between 1 and 15/)).toBeTruthy();
+    expect(patches).toHaveLength(0);
+    fireEvent.change(within(dialog).getByLabelText('Interval (minutes)'), { target: { value: '5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit source' })).toBeNull());
+    expect(patches).toEqual([
+      {
+        name: 'PDX Meetups',
+        sourceType: 'meetup',
+        intervalMinutes: 5,
+        trusted: true,
+        enabled: true,
+        url: 'https://city.example/events.ics',
+        config: { token: '••••••', groupUrlname: 'pdx-hikers' },
+      },
+    ]);
+  });
+});
+
+describe('helpers', () => {
+  it('relativeTime reads naturally', () => {
+    const now = Date.parse('2026-05-01T12:00:00Z');
+    expect(relativeTime('2026-05-01T11:59:50Z', now)).toBe('just now');
+    expect(relativeTime('2026-05-01T11:55:00Z', now)).toBe('5 minutes ago');
+    expect(relativeTime('2026-04-30T12:00:00Z', now)).toBe('yesterday');
+  });
+  it('parseConfig accepts objects only', () => {
+    expect(parseConfig('')).toEqual({ value: {} });
+    expect(parseConfig('{"a":1}')).toEqual({ value: { a: 1 } });
+    expect('error' in parseConfig('[1]')).toBe(true);
+    expect('error' in parseConfig('{')).toBe(true);
+  });
+});

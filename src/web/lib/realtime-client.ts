@@ -1,0 +1,77 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { WS_RECONNECT_ATTEMPTS, WS_RECONNECT_DELAY_MS, type ServerMessage } from '../../contract/realtime.ts';
+import type { AuthUser } from '../../contract/auth.ts';
+
+export type ConnectionState = 'connected' | 'disconnected';
+
+/** Applies one server message to the query cache, so every screen updates without a reload. */
+export function applyServerMessage(client: QueryClient, msg: ServerMessage, onNotification?: (data: Record<string, unknown>) => void) {
+  switch (msg.type) {
+    case 'gaming_update':
+      client.setQueryData<AuthUser | null>(['/api/auth/user'], (u) => (u ? { ...u, points: msg.data.points } : u));
+      for (const key of ['/api/gaming/progress', '/api/gaming/leaderboard', '/api/user/stats', '/api/user/activities', '/api/user/badges']) {
+        void client.invalidateQueries({ queryKey: [key] });
+      }
+      break;
+    case 'event_update':
+      void client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith('/api/events') });
+      break;
+    case 'notification':
+      void client.invalidateQueries({ queryKey: ['/api/notifications'] });
+      onNotification?.(msg.data);
+      break;
+    case 'pong':
+      break;
+  }
+}
+
+/**
+ * Connects to the same origin's /ws, reconnecting up to 5 times 3000 ms apart (spec section 9).
+ * Parse and connection errors are only logged.
+ */
+export function connectRealtime(opts: {
+  client: QueryClient;
+  onState?: (s: ConnectionState) => void;
+  onNotification?: (data: Record<string, unknown>) => void;
+  url?: string;
+}) {
+  const url = opts.url ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  let attempts = 0;
+  let socket: WebSocket | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  const open = () => {
+    socket = new WebSocket(url);
+    socket.onopen = () => {
+      attempts = 0;
+      opts.onState?.('connected');
+    };
+    socket.onmessage = (e) => {
+      try {
+        applyServerMessage(opts.client, JSON.parse(String(e.data)) as ServerMessage, opts.onNotification);
+      } catch (err) {
+        console.error('Realtime message could not be parsed', err);
+      }
+    };
+    socket.onerror = () => console.error('Realtime connection error');
+    socket.onclose = () => {
+      opts.onState?.('disconnected');
+      if (stopped || attempts >= WS_RECONNECT_ATTEMPTS) return;
+      attempts += 1;
+      timer = setTimeout(open, WS_RECONNECT_DELAY_MS);
+    };
+  };
+  open();
+  return {
+    /** Sends a JSON message with a timestamp added. */
+    send(data: Record<string, unknown>) {
+      if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ ...data, timestamp: Date.now() }));
+    },
+    close() {
+      stopped = true;
+      clearTimeout(timer);
+      socket?.close();
+    },
+  };
+}
