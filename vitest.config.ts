@@ -22,6 +22,8 @@ if (typeof (Map as { groupBy?: unknown }).groupBy !== 'function') {
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Test files are isolated (own database each) and often wait on I/O: run three at once.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,

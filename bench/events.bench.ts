@@ -519,9 +519,9 @@ interface LoadResult {
   status: Int32Array;
 }
 
-function drive(port: number, urls: string[], seconds: number): Promise<LoadResult> {
+function drive(port: number, urls: string[], seconds: number, concurrency = CONCURRENCY): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(LOADGEN, { eval: true, workerData: { port, urls, concurrency: CONCURRENCY, durationMs: seconds * 1000 } });
+    const w = new Worker(LOADGEN, { eval: true, workerData: { port, urls, concurrency, durationMs: seconds * 1000 } });
     w.once('message', (m: LoadResult) => {
       resolve(m);
       void w.terminate();
@@ -604,7 +604,39 @@ async function explainSlowest(database: Database, url: string): Promise<{ plan: 
 interface BlockResult {
   db: 'pglite' | 'postgres';
   load: string;
-  scenarios: Map<ScenarioName, Stats>;
+  scenarios: Map<ScenarioName, Stats & { aloneP50: number }>;
+}
+
+interface ShapeStat {
+  shape: string;
+  n: number;
+  p50: number;
+  /** A request of the shape near its slow end, to EXPLAIN. */
+  url: string;
+}
+
+/** Latency per query shape of one run. */
+function byShape(out: LoadResult, reqs: Req[]): ShapeStat[] {
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < out.n; i++) {
+    const shape = reqs[out.which[i]!]!.shape;
+    (groups.get(shape) ?? groups.set(shape, []).get(shape)!).push(i);
+  }
+  return [...groups.entries()]
+    .map(([shape, idx]) => {
+      const sorted = [...idx].sort((a, b) => out.lat[a]! - out.lat[b]!);
+      const at = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))]!;
+      return { shape, n: idx.length, p50: out.lat[sorted[Math.floor((sorted.length - 1) / 2)]!]!, url: reqs[out.which[at]!]!.url };
+    })
+    .sort((a, b) => b.p50 - a.p50);
+}
+
+function printExplain(label: string, ex: Awaited<ReturnType<typeof explainSlowest>>, url: string) {
+  console.log(`\n  EXPLAIN (ANALYZE, BUFFERS) of ${label}: the slowest query of GET ${decodeURIComponent(url)}`);
+  console.log(`  SQL: ${ex.sql.replace(/\s+/g, ' ')}`);
+  console.log(`  params: ${JSON.stringify(ex.params)}`);
+  console.log(ex.plan.split('\n').map((l) => `    ${l}`).join('\n'));
+  console.log(`  Index verdict: ${ex.verdict}`);
 }
 
 async function runBlock(kind: 'pglite' | 'postgres', database: Database): Promise<BlockResult> {
@@ -623,63 +655,73 @@ async function runBlock(kind: 'pglite' | 'postgres', database: Database): Promis
     webDir: null,
     logger: false,
   });
+  // Requests a client gave up on still run; the next scenario waits for them, so it starts clean.
+  let inflight = 0;
+  app.addHook('onRequest', async () => {
+    inflight += 1;
+  });
+  app.addHook('onResponse', async () => {
+    inflight -= 1;
+  });
+  const drained = async () => {
+    const until = Date.now() + 180_000;
+    while (inflight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  };
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;
-  const results = new Map<ScenarioName, Stats>();
-  const slowest: { scenario: ScenarioName; shape: string; p95: number; url: string }[] = [];
+  const results = new Map<ScenarioName, Stats & { aloneP50: number }>();
+  const slowest = new Map<ScenarioName, ShapeStat>();
+  const aloneSeconds = Math.min(3, SECONDS);
   try {
     const gen = makeGenerator(1234, now);
     const warm = Array.from({ length: 5000 }, () => gen.mixed().url);
     await drive(port, warm, WARMUP_SECONDS);
-    console.log(`  (after ${WARMUP_SECONDS} s of mixed warm-up)`);
-    console.log(`  ${'scenario'.padEnd(28)} ${'requests'.padStart(8)} ${'req/s'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} errors  (ms)`);
+    await drained();
+    console.log(`  (after ${WARMUP_SECONDS} s of mixed warm-up; "alone" is one connection for ${aloneSeconds} s after each run: the service time without queueing)`);
+    console.log(
+      `  ${'scenario'.padEnd(28)} ${'requests'.padStart(8)} ${'req/s'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} ${'errors'.padStart(6)} | alone: p50     p95  (ms)`,
+    );
     for (const sc of SCENARIOS) {
       const g = makeGenerator(100 + SCENARIOS.indexOf(sc), now);
       const reqs = Array.from({ length: 40_000 }, () => g[sc.name]());
-      const out = await drive(port, reqs.map((x) => x.url), SECONDS);
+      const urls = reqs.map((x) => x.url);
+      const out = await drive(port, urls, SECONDS);
+      await drained();
       let errors = 0;
-      for (const s of out.status) if (s !== 200) errors += 1;
+      for (const st of out.status) if (st !== 200) errors += 1;
       const st = statsOf(out.lat, out.elapsedMs, errors);
-      results.set(sc.name, st);
+      // The same request mix on one connection: what each request costs when nothing queues.
+      const alone = await drive(port, urls, aloneSeconds, 1);
+      await drained();
+      const a = statsOf(alone.lat, alone.elapsedMs, 0);
+      results.set(sc.name, { ...st, aloneP50: a.p50 });
       console.log(
-        `  ${sc.label.padEnd(28)} ${String(st.requests).padStart(8)} ${st.rps.toFixed(0).padStart(7)} ${ms(st.p50).padStart(7)} ${ms(st.p95).padStart(7)} ${ms(st.p99).padStart(7)} ${ms(st.max).padStart(7)} ${String(errors).padStart(6)}`,
+        `  ${sc.label.padEnd(28)} ${String(st.requests).padStart(8)} ${st.rps.toFixed(0).padStart(7)} ${ms(st.p50).padStart(7)} ${ms(st.p95).padStart(7)} ${ms(st.p99).padStart(7)} ${ms(st.max).padStart(7)} ${String(errors).padStart(6)} |  ${ms(a.p50).padStart(9)} ${ms(a.p95).padStart(7)}`,
       );
       for (const e of out.errors) console.log(`      error: ${e}`);
-      // Per shape: which kind of request is slow.
-      const byShape = new Map<string, number[]>();
-      for (let i = 0; i < out.n; i++) {
-        const shape = reqs[out.which[i]!]!.shape;
-        (byShape.get(shape) ?? byShape.set(shape, []).get(shape)!).push(i);
+      const shapes = byShape(alone, reqs).filter((x) => x.n >= 3);
+      if (sc.name !== 'mixed') {
+        console.log(`      slowest shapes alone: ${shapes.slice(0, 3).map((x) => `${x.shape} (p50 ${ms(x.p50)}, n=${x.n})`).join('; ')}`);
+        if (shapes[0]) slowest.set(sc.name, shapes[0]);
       }
-      const shapes = [...byShape.entries()]
-        .filter(([, idx]) => idx.length >= 20)
-        .map(([shape, idx]) => {
-          const l = Float64Array.from(idx.map((i) => out.lat[i]!)).sort();
-          // The request of the shape nearest its p95: a typical slow one, not a GC outlier.
-          const p95 = percentile(l, 95);
-          const at = idx.reduce((a, i) => (Math.abs(out.lat[i]! - p95) < Math.abs(out.lat[a]! - p95) ? i : a), idx[0]!);
-          return { shape, n: idx.length, p50: percentile(l, 50), p95, url: reqs[out.which[at]!]!.url };
-        })
-        .sort((a, b) => b.p95 - a.p95);
-      const top = shapes.slice(0, 3);
-      if (sc.name !== 'mixed' && top.length > 1) {
-        console.log(`      slowest shapes: ${top.map((s) => `${s.shape} (n=${s.n}, p50 ${ms(s.p50)}, p95 ${ms(s.p95)})`).join('; ')}`);
-      }
-      if (top[0]) slowest.push({ scenario: sc.name, shape: top[0].shape, p95: st.p95, url: top[0].url });
     }
   } finally {
     await app.close();
   }
 
-  // EXPLAIN the slowest query of the slowest scenario's slowest shape.
-  const worst = slowest.filter((s) => s.scenario !== 'mixed').sort((a, b) => b.p95 - a.p95)[0];
-  if (worst) {
-    const ex = await explainSlowest(database, worst.url);
-    console.log(`\n  EXPLAIN (ANALYZE, BUFFERS) of the slowest query: scenario ${worst.scenario}, shape "${worst.shape}", request GET ${decodeURIComponent(worst.url)}`);
-    console.log(`  SQL: ${ex.sql.replace(/\s+/g, ' ')}`);
-    console.log(`  params: ${JSON.stringify(ex.params)}`);
-    console.log(ex.plan.split('\n').map((l) => `    ${l}`).join('\n'));
-    console.log(`  Index verdict: ${ex.verdict}`);
+  // EXPLAIN the slowest query of the slowest shape of the issue's scenarios (lists, search),
+  // and of the slowest scenario overall when that is another one.
+  const rank = (names: ScenarioName[]) => names.filter((n) => slowest.has(n)).sort((x, y) => slowest.get(y)!.p50 - slowest.get(x)!.p50)[0];
+  const targetWorst = rank(SCENARIOS.filter((x) => x.target).map((x) => x.name));
+  const overallWorst = rank(SCENARIOS.map((x) => x.name));
+  for (const [label, name] of [
+    ['the issue scenarios (lists, search)', targetWorst],
+    ['all scenarios', overallWorst !== targetWorst ? overallWorst : undefined],
+  ] as const) {
+    if (!name) continue;
+    const shape = slowest.get(name)!;
+    const ex = await explainSlowest(database, shape.url);
+    printExplain(`the slowest shape of ${label}, "${shape.shape}" (${name}, alone p50 ${ms(shape.p50)} ms)`, ex, shape.url);
   }
   return { db: kind, load, scenarios: results };
 }
@@ -746,19 +788,21 @@ async function main() {
     if (url) blocks.push(await withBenchDatabase(url, (database) => runBlock('postgres', database)));
   }
 
-  console.log(`\n#### Summary: ${EVENTS.toLocaleString('en-US')} events, ${CONCURRENCY} concurrent, ${SECONDS} s per scenario (latencies in ms)`);
-  const head = blocks.map((b) => `${b.db.padEnd(8)} ${'req/s'.padStart(6)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ${'p99'.padStart(6)} ${'err'.padStart(4)}`).join(' | ');
+  console.log(`\n#### Summary: ${EVENTS.toLocaleString('en-US')} events, ${CONCURRENCY} concurrent, ${SECONDS} s per scenario (latencies in ms; alone = p50 on one connection)`);
+  const head = blocks.map((b) => `${b.db.padEnd(8)} ${'req/s'.padStart(6)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'err'.padStart(4)} ${'alone'.padStart(6)}`).join(' | ');
   console.log(`  ${'scenario'.padEnd(28)} | ${head}`);
   for (const sc of SCENARIOS) {
     const cells = blocks.map((b) => {
       const s = b.scenarios.get(sc.name);
       return s
-        ? `${''.padEnd(8)} ${s.rps.toFixed(0).padStart(6)} ${ms(s.p50).padStart(6)} ${ms(s.p95).padStart(6)} ${ms(s.p99).padStart(6)} ${String(s.errors).padStart(4)}`
-        : ''.padEnd(41);
+        ? `${''.padEnd(8)} ${s.rps.toFixed(0).padStart(6)} ${ms(s.p50).padStart(7)} ${ms(s.p95).padStart(7)} ${ms(s.p99).padStart(7)} ${String(s.errors).padStart(4)} ${ms(s.aloneP50).padStart(6)}`
+        : ''.padEnd(52);
     });
     console.log(`  ${sc.label.padEnd(28)} | ${cells.join(' | ')}`);
   }
-  console.log(`  load (insert + VACUUM ANALYZE): ${blocks.map((b) => `${b.db} ${b.load}`).join(', ')}`);
+  console.log(`  load (insert, index build, VACUUM ANALYZE): ${blocks.map((b) => `${b.db} ${b.load}`).join(', ')}`);
+  const end = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`  load average at the end: ${end} (other work on the machine inflates every figure)`);
   const pgBlock = blocks.find((b) => b.db === 'postgres');
   if (pgBlock) {
     for (const sc of SCENARIOS) {

@@ -32,7 +32,6 @@ async function main() {
     throw err;
   }
   const city = loadCity(env.CITY_CONFIG);
-  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
   const oidc = env.OIDC_ISSUER_URL
     ? await createOidcAdapter({
@@ -42,6 +41,8 @@ async function main() {
         redirectUri: new URL('/api/callback', publicUrl).toString(),
       })
     : null;
+  // The database opens after the OpenID provider answered, so a bad provider fails fast.
+  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
   const app = await buildApp({ env, database, city, sessionSecret: sessionSecret(env), oidc, scheduler: env.RUN_SCHEDULER ? {} : false });
   if (env.SEED_DEMO) {
     const seeded = await seedDemoIfEmpty({ sources: app.ingest.sources, ingestion: app.ingest.service });

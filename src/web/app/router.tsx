@@ -15,6 +15,8 @@ const DiscoverPage = lazy(() => import('../features/discover/discover-page.tsx')
 const AdminDashboardPage = lazy(() => import('../features/admin/admin-dashboard-page.tsx'));
 const EventPage = lazy(() => import('../features/events/event-page.tsx'));
 const SourcesPage = lazy(() => import('../features/admin/sources-page.tsx'));
+const QrScannerPage = lazy(() => import('../features/gaming/qr-scanner-page.tsx'));
+const LeaderboardPage = lazy(() => import('../features/gaming/leaderboard-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/shell/not-found-page.tsx'));
 const PendingFeaturePage = lazy(() => import('../features/shell/pending-feature-page.tsx'));
 
@@ -25,7 +27,6 @@ const PENDING: { path: string; title: string }[] = [
   { path: '/shop', title: 'Marketplace' },
   { path: '/stories', title: 'Community Stories' },
   { path: '/memory-forge', title: 'Memory Forge' },
-  { path: '/qr-scanner', title: 'QR Scanner' },
   { path: '/scanner', title: 'Event Flyer Scanner' },
   { path: '/ar-discovery', title: 'AR Event Discovery' },
   { path: '/ai-chat', title: 'AI Admin Console' },
@@ -87,6 +88,16 @@ export function AppRouter() {
             <AdminOnly>
               <AdminDashboardPage />
             </AdminOnly>
+          </Gated>
+        </Route>
+        <Route path="/qr-scanner">
+          <Gated>
+            <QrScannerPage />
+          </Gated>
+        </Route>
+        <Route path="/leaderboard">
+          <Gated>
+            <LeaderboardPage />
           </Gated>
         </Route>
         <Route path="/admin/sources">

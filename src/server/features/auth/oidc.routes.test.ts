@@ -388,7 +388,7 @@ describe('OpenID Connect sign-in against a real provider', () => {
     try {
       const code = await Promise.race([
         untrusting.exited,
-        new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 40_000)),
+        new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000)),
       ]);
       expect(code, untrusting.output()).not.toBe('timeout');
       expect(code).not.toBe(0);
@@ -400,5 +400,5 @@ describe('OpenID Connect sign-in against a real provider', () => {
     } finally {
       await stopApp(untrusting);
     }
-  }, 45_000);
+  }, 70_000);
 });

@@ -5,6 +5,7 @@ import { ImportUrlBody, ClassifyBody, ClassifyResponse, RunSummaryResponse, Sour
 import { notFound } from '../../errors.ts';
 import { requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { classify } from './classifier/classifier.ts';
+import { classifierMetrics } from './classifier/metrics.ts';
 import type { IngestionService } from './ingestion.service.ts';
 import type { Scheduler } from './scheduler.ts';
 import { mergeConfig, toSourceResponse } from './sources.mapper.ts';
@@ -74,6 +75,15 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
       ...(run.errorMessage ? { error: run.errorMessage } : {}),
     }));
   });
+
+  r.get(
+    '/api/admin/ai-status',
+    { schema: { response: { 200: z.object({ model: z.string(), accuracy: z.number().nullable(), macroF1: z.number().nullable(), evaluatedOn: z.string() }) } } },
+    async (req) => {
+      requireAdmin(req);
+      return { model: 'Built-in event classifier (logistic regression, offline)', ...classifierMetrics() };
+    },
+  );
 
   r.post('/api/admin/classify', { schema: { body: ClassifyBody, response: { 200: ClassifyResponse } } }, async (req) => {
     requireAdmin(req);

@@ -56,7 +56,7 @@ function api(opts: { events?: EventSummary[]; recommended?: EventSummary[]; fail
 const cards = () => screen.queryAllByTestId('event-card').filter((c) => c.closest('[aria-labelledby="all-events-heading"]'));
 const allHeading = () => screen.getByRole('heading', { level: 2, name: /^All Events/ });
 
-describe('DiscoverPage', { timeout: 20_000 }, () => {
+describe('DiscoverPage', { timeout: 60_000 }, () => {
   it('shows six skeleton cards, then 24 events with the total, and Load More appends the rest', async () => {
     api();
     renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });

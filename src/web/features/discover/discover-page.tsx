@@ -22,16 +22,6 @@ export const SKELETON_COUNT = 6;
 const SORT_LABELS: Record<SortBy, string> = { relevance: 'Relevance', date: 'Date', distance: 'Distance', popularity: 'Popularity' };
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/**
- * The discover banner's reading of the badge tiers (spec section 4): under 50 points the next
- * badge is Explorer at 50, under 150 Champion at 150, and from 150 up 'Local Legend!'.
- */
-export function nextBadge(points: number): { name: string; target: number | null } {
-  if (points < 50) return { name: 'Explorer', target: 50 };
-  if (points < 150) return { name: 'Champion', target: 150 };
-  return { name: 'Local Legend!', target: null };
-}
-
 function ViewToggle({ view, onChange }: { view: ViewMode; onChange: (v: ViewMode) => void }) {
   const base = 'inline-flex h-11 w-11 items-center justify-center rounded-md transition-colors duration-150';
   return (

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toggleSourceType, sourceTypeOptions } from './filter-panel.tsx';
 import { dateWindow, filterParams, listParams, parseFilters, type QueryContext } from './use-discover-filters.ts';
-import { nextBadge } from './discover-page.tsx';
 import { formatUptime } from './production-status.tsx';
 
 const NOW = Date.parse('2026-11-20T18:00:00.000Z');
@@ -82,17 +81,6 @@ describe('source-type boxes', () => {
     expect(next).toEqual(['meetup', 'municipal', 'eventbrite', 'ical']);
     expect(toggleSourceType(next, options, 'facebook', true)).toBeNull();
     expect(toggleSourceType(['meetup'], options, 'meetup', false)).toEqual([]);
-  });
-});
-
-describe('nextBadge (the discover banner reading)', () => {
-  it('is Explorer at 50 under 50, Champion at 150 under 150, then Local Legend!', () => {
-    expect(nextBadge(1)).toEqual({ name: 'Explorer', target: 50 });
-    expect(nextBadge(49)).toEqual({ name: 'Explorer', target: 50 });
-    expect(nextBadge(50)).toEqual({ name: 'Champion', target: 150 });
-    expect(nextBadge(149)).toEqual({ name: 'Champion', target: 150 });
-    expect(nextBadge(150)).toEqual({ name: 'Local Legend!', target: null });
-    expect(nextBadge(3000)).toEqual({ name: 'Local Legend!', target: null });
   });
 });
 

@@ -100,6 +100,8 @@ function EventPageSkeleton() {
   );
 }
 
+const factLabel = 'flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground';
+
 const backLink = (
   <Link href="/" className="mb-4 inline-flex min-h-11 items-center gap-2 text-sm font-medium text-primary hover:underline">
     <ArrowLeft className="h-4 w-4" aria-hidden />
@@ -196,57 +198,57 @@ export default function EventPage() {
       <div className="mt-6 grid gap-6 md:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0">
           <dl className="grid gap-3 rounded-lg border border-border bg-card p-4">
-            <div className="flex gap-3">
-              <CalendarDays className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">When</dt>
-                <dd>
-                  <time dateTime={event.startDate}>{when}</time>
-                  {until && (
-                    <>
-                      {' – '}
-                      <time dateTime={event.endDate}>{until}</time>
-                    </>
-                  )}
-                </dd>
-              </div>
+            <div>
+              <dt className={factLabel}>
+                <CalendarDays className="h-5 w-5 shrink-0 text-primary" aria-hidden />
+                When
+              </dt>
+              <dd className="pl-7">
+                <time dateTime={event.startDate}>{when}</time>
+                {until && (
+                  <>
+                    {' – '}
+                    <time dateTime={event.endDate}>{until}</time>
+                  </>
+                )}
+              </dd>
             </div>
-            <div className="flex gap-3">
-              <MapPin className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Where</dt>
-                <dd>
-                  <span className="font-medium">{event.venue || 'Venue to be announced'}</span>
-                  {event.address && <span className="block text-sm text-muted-foreground">{event.address}</span>}
-                  {event.neighbourhood && <span className="block text-sm text-muted-foreground">{event.neighbourhood}</span>}
-                </dd>
-              </div>
+            <div>
+              <dt className={factLabel}>
+                <MapPin className="h-5 w-5 shrink-0 text-primary" aria-hidden />
+                Where
+              </dt>
+              <dd className="pl-7">
+                <span className="font-medium">{event.venue || 'Venue to be announced'}</span>
+                {event.address && <span className="block text-sm text-muted-foreground">{event.address}</span>}
+                {event.neighbourhood && <span className="block text-sm text-muted-foreground">{event.neighbourhood}</span>}
+              </dd>
             </div>
-            <div className="flex gap-3">
-              <Ticket className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Price</dt>
-                <dd className="font-semibold" data-testid="price-label">
-                  {priceLabel(event)}
-                </dd>
-              </div>
+            <div>
+              <dt className={factLabel}>
+                <Ticket className="h-5 w-5 shrink-0 text-primary" aria-hidden />
+                Price
+              </dt>
+              <dd className="pl-7 font-semibold" data-testid="price-label">
+                {priceLabel(event)}
+              </dd>
             </div>
-            <div className="flex gap-3">
-              <Users className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Attendees</dt>
-                <dd>
-                  {event.attendeeCount.toLocaleString('en-US')} attending · {event.favoriteCount.toLocaleString('en-US')}{' '}
-                  {event.favoriteCount === 1 ? 'favorite' : 'favorites'}
-                </dd>
-              </div>
+            <div>
+              <dt className={factLabel}>
+                <Users className="h-5 w-5 shrink-0 text-primary" aria-hidden />
+                Attendees
+              </dt>
+              <dd className="pl-7">
+                {event.attendeeCount.toLocaleString('en-US')} attending · {event.favoriteCount.toLocaleString('en-US')}{' '}
+                {event.favoriteCount === 1 ? 'favorite' : 'favorites'}
+              </dd>
             </div>
-            <div className="flex gap-3">
-              <span className="mt-1.5 h-3 w-3 shrink-0 rounded-full" style={{ backgroundColor: categoryStyle(event.category).color }} aria-hidden />
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Category</dt>
-                <dd>{event.category}</dd>
-              </div>
+            <div>
+              <dt className={factLabel}>
+                <span className="mx-1 h-3 w-3 shrink-0 rounded-full" style={{ backgroundColor: categoryStyle(event.category).color }} aria-hidden />
+                Category
+              </dt>
+              <dd className="pl-7">{event.category}</dd>
             </div>
           </dl>
 

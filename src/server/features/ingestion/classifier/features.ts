@@ -8,7 +8,7 @@ export const CATEGORIES = ['Music', 'Food', 'Business', 'Sports', 'Arts', 'Tech'
 export type Category = (typeof CATEGORIES)[number];
 
 /** Bump when tokenisation or feature names change; the model stores it and refuses a mismatch. */
-export const FEATURE_VERSION = 3;
+export const FEATURE_VERSION = 5;
 
 export interface EventText {
   title: string;
@@ -20,7 +20,7 @@ export interface EventText {
 /** Words kept from a description: enough for the topic, bounded for speed. */
 const MAX_DESCRIPTION_WORDS = 60;
 const MAX_TITLE_CHARS = 300;
-const MAX_DESCRIPTION_CHARS = 1500;
+const MAX_DESCRIPTION_CHARS = 700;
 
 export const STOPWORDS: ReadonlySet<string> = new Set(
   (
@@ -46,8 +46,20 @@ export function normaliseText(input: string): string {
     .replace(/[’`´]/g, "'");
 }
 
+const stemMemo = new Map<string, string>();
+
 /** Light English suffix stripping: plurals, -ing, -ed. Deterministic, good enough for a linear model. */
 export function stem(word: string): string {
+  let s = stemMemo.get(word);
+  if (s === undefined) {
+    s = stemUncached(word);
+    if (stemMemo.size >= 100_000) stemMemo.clear();
+    stemMemo.set(word, s);
+  }
+  return s;
+}
+
+function stemUncached(word: string): string {
   let w = word;
   if (w.length > 3 && w.endsWith("'s")) w = w.slice(0, -2);
   if (w.length <= 3 || /\d/.test(w)) return w;
@@ -171,8 +183,9 @@ export function extract(input: EventText, options: FeatureOptions = DEFAULT_FEAT
 
   if (options.lexiconScale > 0) {
     const scores = lexiconScores(p);
-    for (const [cat, s] of Object.entries(scores.title)) if (s > 0) add('lt:' + cat, options.lexiconScale * Math.min(1, s / 3));
-    for (const [cat, s] of Object.entries(scores.body)) if (s > 0) add('lb:' + cat, options.lexiconScale * Math.min(1, s / 3));
+    // Capped at 2: a decisive phrase on top of a clear word (score 5.5) counts for more than the word alone.
+    for (const [cat, s] of Object.entries(scores.title)) if (s > 0) add('lt:' + cat, options.lexiconScale * Math.min(2, s / 3));
+    for (const [cat, s] of Object.entries(scores.body)) if (s > 0) add('lb:' + cat, options.lexiconScale * Math.min(2, s / 3));
   }
 
   const bag = new Map<string, number>();

@@ -113,24 +113,34 @@ export interface LexiconScores {
   body: CategoryScores;
 }
 
-/** Sum of rule weights per category over one text; a rule counts once per text, its strongest term wins. */
-function scoreText(words: string[], out: CategoryScores, scale: number): void {
+/** Single-word matches of a word (exact and prefix entries), memoised: event texts share most words. */
+const wordMemo = new Map<string, Entry[]>();
+function entriesFor(word: string): Entry[] {
+  let hit = wordMemo.get(word);
+  if (hit) return hit;
   const idx = (index ??= buildIndex());
-  const seen = new Map<Weights, number>();
-  const consider = (entries: Entry[] | undefined, i: number) => {
-    if (!entries) return;
-    for (const e of entries) {
+  hit = [...(idx.exact.get(word) ?? [])];
+  for (let n = Math.min(word.length, 16); n >= 2; n--) {
+    const list = idx.prefix.get(word.slice(0, n));
+    if (list) hit.push(...list);
+  }
+  if (wordMemo.size >= 50_000) wordMemo.clear();
+  wordMemo.set(word, hit);
+  return hit;
+}
+
+/** Sum of rule weights per category over one text; a rule counts once per text. */
+function scoreText(words: string[], out: CategoryScores, scale: number): void {
+  const seen = new Set<Weights>();
+  for (let i = 0; i < words.length; i++) {
+    for (const e of entriesFor(words[i]!)) {
+      if (seen.has(e.weights)) continue;
       let ok = true;
       for (let j = 0; j < e.rest.length && ok; j++) ok = wordMatches(e.rest[j]!, words[i + 1 + j]);
-      if (ok) seen.set(e.weights, 1);
+      if (ok) seen.add(e.weights);
     }
-  };
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    consider(idx.exact.get(w), i);
-    for (let n = Math.min(w.length, 14); n >= 2; n--) consider(idx.prefix.get(w.slice(0, n)), i);
   }
-  for (const weights of seen.keys()) {
+  for (const weights of seen) {
     for (const [cat, v] of Object.entries(weights) as Array<[Category, number]>) out[cat] = (out[cat] ?? 0) + v * scale;
   }
 }

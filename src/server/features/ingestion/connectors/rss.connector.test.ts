@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFeedServer, serveText, type Route } from '../../../test/feed-server.ts';
 import { createSafeFetch } from '../fetch/safe-fetch.ts';
 import { SourceError, type CandidateEvent, type ConnectorContext, type SourceSpec } from '../ingestion.types.ts';
-import { closeSharedSandbox } from '../parse/sandbox.ts';
+import { closeSharedSandbox, parseInSandbox } from '../parse/sandbox.ts';
 import { rssConnector } from './rss.connector.ts';
 
 // Our own samples (see __samples__/PROVENANCE.md): no RSS/Atom event fixtures exist in ../shared.
@@ -61,6 +61,8 @@ beforeAll(async () => {
     '/page.html': serveText('<!doctype html><html><head><title>Not a feed</title></head></html>', 'text/html'),
   };
   server = await startFeedServer(routes);
+  // Start the parser process now, so timings in the tests are of parsing, not of starting it.
+  await parseInSandbox('feed', { text: '<rss version="2.0"><channel></channel></rss>', now: new Date(), timeZone: 'UTC', horizonDays: 1, maxOccurrences: 1 });
 });
 
 afterAll(async () => {

@@ -13,7 +13,13 @@ export async function fetchSource(source: SourceSpec, ctx: ConnectorContext, acc
   const headers: Record<string, string> = { accept };
   if (source.etag) headers['if-none-match'] = source.etag;
   if (source.lastModified) headers['if-modified-since'] = source.lastModified;
-  const res = await ctx.fetch(target, { headers });
+  let res: FetchResult;
+  try {
+    res = await ctx.fetch(target, { headers });
+  } catch (err) {
+    if (err instanceof SourceError) throw err;
+    throw new SourceError(`could not fetch the source: ${err instanceof Error ? err.message : String(err)}`);
+  }
   if (res.status === 304) {
     return { notModified: true, etag: res.headers.etag ?? source.etag ?? null, lastModified: res.headers['last-modified'] ?? source.lastModified ?? null };
   }

@@ -81,7 +81,7 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
     const get = (key: keyof CsvMapping) => {
       const i = index[key];
       const v = i === undefined ? undefined : cells[i];
-      return v === undefined || v === '' ? undefined : v;
+      return v === undefined || v === '' ? undefined : v.replace(/\r\n?/g, '\n');
     };
     const title = get('title');
     const startText = get('start');

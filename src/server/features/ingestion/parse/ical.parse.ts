@@ -10,7 +10,7 @@
 import ICAL from 'ical.js';
 import type { WallClock } from '../../../../contract/time.ts';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
-import { canonicalZone, compact, fromUtcFields, toUtc, toWall, coordinates, DAY_MS, describeError, isValidTimeZone, notOver, splitLocation, uniqueIds, type ParseContext, type ParseOutput } from './common.ts';
+import { canonicalZone, compact, coordinates, DAY_MS, describeError, fromUtcFields, isValidTimeZone, notOver, splitLocation, toUtc, toWall, uniqueIds, type ParseContext, type ParseOutput } from './common.ts';
 import { windowsZoneToIana } from './windows-zones.ts';
 
 type Component = InstanceType<typeof ICAL.Component>;
@@ -21,10 +21,12 @@ export interface IcalParseInput extends ParseContext {
   text: string;
 }
 
-/** Iterations of one event's recurrence before it is given up (an iteration costs ~10 us). */
+/** Iterations of one event's recurrence before it is given up (an iteration costs ~10-20 us). */
 const MAX_ITERATIONS_PER_EVENT = 20_000;
-/** Iterations across a whole file; beyond it, further recurring events are not expanded. */
-const MAX_ITERATIONS_PER_FILE = 400_000;
+/** Iterations across a whole file (a few seconds), plus 100 per series up to the ceiling; beyond
+ * it, further recurring events are not expanded. */
+const MAX_ITERATIONS_PER_FILE = 200_000;
+const MAX_ITERATIONS_CEILING = 1_000_000;
 
 const FREQUENCIES = new Set(['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
 
@@ -51,55 +53,79 @@ function repair(text: string): string {
   return out;
 }
 
-type JCal = [string, unknown[], JCal[]];
-
-interface ParsedFile {
+interface ScannedFile {
+  /** The first VCALENDAR's own properties (X-WR-TIMEZONE), without its components. */
   calendar: Component | null;
-  vevents: Component[];
   /** VTIMEZONE definitions by TZID, for TZIDs that are not IANA or Windows names. */
   vtimezones: Map<string, InstanceType<typeof ICAL.Timezone>>;
+  /** Where each VEVENT's text is: [start, end) offsets. */
+  events: [number, number][];
 }
 
+const COMPONENT_LINE = /^(BEGIN|END):([A-Za-z][A-Za-z0-9-]*)[ \t]*\r?$/gim;
+
 /**
- * Parses the text into VEVENT components that stand alone (no parent): ical.js would otherwise
- * look up every TZID by scanning all of the calendar's components, quadratic in a big file.
- * Time zones defined in the file are looked up by us instead (see toInstant).
+ * Finds the components of the file by their BEGIN/END lines without parsing it whole: each
+ * VEVENT is then parsed on its own, so memory stays proportional to one event (plus the
+ * results) instead of a tree of the whole file, and one broken event does not lose the others.
+ * A component that is never closed, or closed by the wrong END, fails the file.
  */
-function parseFile(text: string): ParsedFile {
+function scanFile(text: string): ScannedFile {
   if (!/BEGIN:(VCALENDAR|VEVENT)/i.test(text)) throw new SourceError('not an iCalendar file (no BEGIN:VCALENDAR)');
-  let parsed: unknown;
-  try {
-    parsed = ICAL.parse(repair(text));
-  } catch (err) {
-    throw new SourceError(`invalid iCalendar: ${describeError(err)}`);
-  }
-  // One component parses to a jCal array whose first item is its name; several to a list of those.
-  const tops = (Array.isArray(parsed) && typeof parsed[0] === 'string' ? [parsed] : parsed) as JCal[];
-  let calendar: Component | null = null;
-  const vevents: Component[] = [];
-  const vtimezones = new Map<string, InstanceType<typeof ICAL.Timezone>>();
-  for (const top of tops) {
-    if (!Array.isArray(top)) continue;
-    if (top[0] === 'vevent') {
-      vevents.push(new ICAL.Component(top));
+  const stack: { name: string; start: number; bodyStart: number }[] = [];
+  const events: [number, number][] = [];
+  const timezoneBlocks: string[] = [];
+  let headerText: string | null = null;
+  let headerPieces: string[] = [];
+  let headerFrom = 0;
+  COMPONENT_LINE.lastIndex = 0;
+  for (let m = COMPONENT_LINE.exec(text); m; m = COMPONENT_LINE.exec(text)) {
+    const name = m[2]!.toUpperCase();
+    const lineEnd = m.index + m[0].length;
+    if (m[1]!.toUpperCase() === 'BEGIN') {
+      if (stack.length === 1 && stack[0]!.name === 'VCALENDAR') headerPieces.push(text.slice(headerFrom, m.index));
+      stack.push({ name, start: m.index, bodyStart: lineEnd });
+      if (stack.length === 1 && name === 'VCALENDAR') {
+        headerPieces = [];
+        headerFrom = lineEnd;
+      }
+      if (stack.length > 100) throw new SourceError('invalid iCalendar: components nested too deeply');
       continue;
     }
-    if (top[0] !== 'vcalendar') continue;
-    calendar ??= new ICAL.Component([top[0], top[1], []]);
-    for (const sub of top[2] ?? []) {
-      if (sub[0] === 'vevent') vevents.push(new ICAL.Component(sub));
-      else if (sub[0] === 'vtimezone') {
-        try {
-          const comp = new ICAL.Component(sub);
-          const tzid = comp.getFirstPropertyValue('tzid');
-          if (typeof tzid === 'string' && !vtimezones.has(tzid)) vtimezones.set(tzid, new ICAL.Timezone({ component: comp, tzid }));
-        } catch {
-          // a broken VTIMEZONE: its TZID falls back to the calendar's zone
-        }
-      }
+    const open = stack.pop();
+    if (!open) throw new SourceError(`invalid iCalendar: END:${name} without BEGIN:${name}`);
+    if (open.name !== name) throw new SourceError(`invalid iCalendar: END:${name} closes BEGIN:${open.name}`);
+    const parent = stack[stack.length - 1];
+    if (name === 'VEVENT' && (!parent || (stack.length === 1 && parent.name === 'VCALENDAR'))) events.push([open.start, lineEnd]);
+    else if (name === 'VTIMEZONE' && stack.length === 1) timezoneBlocks.push(text.slice(open.start, lineEnd));
+    if (stack.length === 1 && parent?.name === 'VCALENDAR') headerFrom = lineEnd;
+    if (stack.length === 0 && name === 'VCALENDAR' && headerText === null) {
+      headerPieces.push(text.slice(headerFrom, m.index));
+      headerText = `BEGIN:VCALENDAR\r\n${headerPieces.join('').trim()}\r\nEND:VCALENDAR`;
     }
   }
-  return { calendar, vevents, vtimezones };
+  const unclosed = stack[stack.length - 1];
+  if (unclosed) throw new SourceError(`invalid iCalendar: BEGIN:${unclosed.name} is never closed`);
+
+  let calendar: Component | null = null;
+  if (headerText) {
+    try {
+      calendar = new ICAL.Component(ICAL.parse(headerText) as unknown[]);
+    } catch {
+      // unreadable calendar properties: floating times use the city's zone
+    }
+  }
+  const vtimezones = new Map<string, InstanceType<typeof ICAL.Timezone>>();
+  for (const block of timezoneBlocks) {
+    try {
+      const comp = new ICAL.Component(ICAL.parse(block) as unknown[]);
+      const tzid = comp.getFirstPropertyValue('tzid');
+      if (typeof tzid === 'string' && !vtimezones.has(tzid)) vtimezones.set(tzid, new ICAL.Timezone({ component: comp, tzid }));
+    } catch {
+      // a broken VTIMEZONE: its TZID falls back to the calendar's zone
+    }
+  }
+  return { calendar, vtimezones, events };
 }
 
 interface Zones {
@@ -178,7 +204,7 @@ function tzidOf(component: Component, prop: string): string | null {
   return typeof tzid === 'string' ? tzid : Array.isArray(tzid) ? (tzid[0] ?? null) : null;
 }
 
-function text(component: Component, name: string): string | undefined {
+function textOf(component: Component, name: string): string | undefined {
   const v = component.getFirstPropertyValue(name);
   if (typeof v !== 'string') return undefined;
   const t = v.trim();
@@ -191,21 +217,22 @@ function httpUrl(value: string | undefined): string | undefined {
   return /^https?:\/\/\S+$/i.test(v) ? v : undefined;
 }
 
+function altDescription(components: Component[]): string | undefined {
+  for (const comp of components) {
+    const alt = comp.getFirstProperty('x-alt-desc');
+    const fmt = alt?.getParameter('fmttype');
+    const v = alt?.getFirstValue();
+    if (typeof v === 'string' && v.trim() && (!fmt || /html/i.test(String(fmt)))) return v.trim();
+  }
+  return undefined;
+}
+
 /** The descriptive fields of an event (an override falls back to its master's). */
 function details(c: Component, master: Component | null): Omit<CandidateEvent, 'externalId' | 'start' | 'end' | 'allDay' | 'timeZone'> {
-  const get = (name: string) => text(c, name) ?? (master ? text(master, name) : undefined);
+  const get = (name: string) => textOf(c, name) ?? (master ? textOf(master, name) : undefined);
   const title = get('summary') ?? '';
-  const htmlDesc = (() => {
-    for (const comp of master ? [c, master] : [c]) {
-      const alt = comp.getFirstProperty('x-alt-desc');
-      const fmt = alt?.getParameter('fmttype');
-      const v = alt?.getFirstValue();
-      if (typeof v === 'string' && v.trim() && (!fmt || /html/i.test(String(fmt)))) return v.trim();
-    }
-    return undefined;
-  })();
   // DESCRIPTION is the standard field; Outlook's X-ALT-DESC (HTML) only when there is none.
-  const description = get('description') ?? htmlDesc;
+  const description = get('description') ?? altDescription(master ? [c, master] : [c]);
   const location = get('location');
   // A meeting link as the location: an online event.
   const place = !location ? {} : /^https?:\/\/\S+$/i.test(location) ? { venueName: 'Online' } : splitLocation(location);
@@ -230,7 +257,7 @@ function details(c: Component, master: Component | null): Omit<CandidateEvent, '
       }
     }
   }
-  const status = (text(c, 'status') ?? '').toUpperCase();
+  const status = (textOf(c, 'status') ?? '').toUpperCase();
   return compact({
     title,
     description,
@@ -259,51 +286,75 @@ interface Budget {
 export function parseIcal(input: IcalParseInput): ParseOutput {
   const now = input.now;
   const horizonEnd = new Date(now.getTime() + input.horizonDays * DAY_MS);
-  const { calendar, vevents, vtimezones } = parseFile(input.text);
+  const text = repair(input.text);
+  const { calendar, vtimezones, events } = scanFile(text);
   const zones = makeZones(calendar, input.timeZone, vtimezones);
+  const x: ExpandContext = { now, horizonEnd, zones, max: input.maxOccurrences, budget: { left: MAX_ITERATIONS_PER_FILE } };
 
-  // Group by UID: the master carries the rule; components with RECURRENCE-ID override occurrences.
-  const masters: Component[] = [];
+  const out: CandidateEvent[] = [];
+  let skipped = 0;
+  let parsed = 0;
+  let firstError: string | null = null;
+  // Series (RRULE/RDATE) and their overrides (RECURRENCE-ID) wait until every VEVENT is read,
+  // since an override may come before its series; single events are done at once.
+  const series: Component[] = [];
   const overrides = new Map<string, Component[]>();
-  for (const ve of vevents) {
-    const uid = text(ve, 'uid');
+
+  for (const [from, to] of events) {
+    let ve: Component;
+    try {
+      // Standalone components: ical.js would otherwise look up every TZID by scanning all of
+      // the calendar's components (quadratic); file-defined zones are looked up by us instead.
+      ve = new ICAL.Component(ICAL.parse(text.slice(from, to)) as unknown[]);
+      parsed++;
+    } catch (err) {
+      firstError ??= describeError(err);
+      skipped++;
+      continue;
+    }
+    const uid = textOf(ve, 'uid');
     if (uid && ve.hasProperty('recurrence-id')) {
       const list = overrides.get(uid) ?? [];
       list.push(ve);
       overrides.set(uid, list);
-    } else masters.push(ve);
+    } else if (ve.hasProperty('rrule') || ve.hasProperty('rdate')) series.push(ve);
+    else skipped += collect(out, () => expandEvent(ve, [], x));
   }
-  const masterUids = new Set(masters.map((m) => text(m, 'uid')).filter((u): u is string => !!u));
+  if (parsed === 0 && firstError) throw new SourceError(`invalid iCalendar: ${firstError}`);
 
-  const out: CandidateEvent[] = [];
-  let skipped = 0;
-  const budget: Budget = { left: MAX_ITERATIONS_PER_FILE };
-
-  for (const master of masters) {
-    try {
-      const produced = expandEvent(master, overrides.get(text(master, 'uid') ?? '') ?? [], { now, horizonEnd, zones, max: input.maxOccurrences, budget });
-      if (produced.length === 0) skipped++;
-      out.push(...produced);
-    } catch (err) {
-      if (err instanceof SourceError) throw err;
-      skipped++;
-    }
+  // The iteration budget grows with the number of series (a big city calendar has thousands
+  // of weekly ones), within a ceiling; the sandbox's time limit stays the last bound.
+  x.budget.left = Math.min(MAX_ITERATIONS_CEILING, MAX_ITERATIONS_PER_FILE + 100 * series.length);
+  const seriesUids = new Set<string>();
+  for (const master of series) {
+    const uid = textOf(master, 'uid');
+    if (uid) seriesUids.add(uid);
+    skipped += collect(out, () => expandEvent(master, overrides.get(uid ?? '') ?? [], x));
   }
   // Overrides whose series is not in the file: keep them as single events.
   for (const [uid, list] of overrides) {
-    if (masterUids.has(uid)) continue;
+    if (seriesUids.has(uid)) continue;
     for (const ve of list) {
-      try {
+      skipped += collect(out, () => {
         const one = singleEvent(ve, null, zones, `${uid}@${recurrenceIdIso(ve, zones)}`);
-        if (one && notOver(one, now)) out.push(one);
-        else skipped++;
-      } catch {
-        skipped++;
-      }
+        return one && notOver(one, now) ? [one] : [];
+      });
     }
   }
   const unique = uniqueIds(out);
   return { candidates: unique.candidates, skipped: skipped + unique.duplicates };
+}
+
+/** Adds what `produce` returns to `out`; 1 when it produced nothing or failed (a skipped entry). */
+function collect(out: CandidateEvent[], produce: () => CandidateEvent[]): number {
+  try {
+    const produced = produce();
+    for (const c of produced) out.push(c);
+    return produced.length === 0 ? 1 : 0;
+  } catch (err) {
+    if (err instanceof SourceError) throw err;
+    return 1;
+  }
 }
 
 function recurrenceIdIso(ve: Component, zones: Zones): string {
@@ -342,7 +393,7 @@ interface ExpandContext {
 }
 
 function expandEvent(master: Component, overrideComps: Component[], x: ExpandContext): CandidateEvent[] {
-  const uid = text(master, 'uid');
+  const uid = textOf(master, 'uid');
   const dtstart = master.getFirstPropertyValue('dtstart') as Time | null;
   if (!validTime(dtstart)) return [];
   // An empty or broken RRULE ("RRULE:" is seen in the wild) is dropped; without any rule or
@@ -352,7 +403,7 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
     if (!rule || typeof rule !== 'object' || !FREQUENCIES.has(String(rule.freq))) master.removeProperty(p);
   }
   const recurring = master.hasProperty('rrule') || master.hasProperty('rdate');
-  const baseId = uid ?? `${text(master, 'summary') ?? ''}|${dtstart.toString()}`;
+  const baseId = uid ?? `${textOf(master, 'summary') ?? ''}|${dtstart.toString()}`;
 
   if (!recurring) {
     const one = singleEvent(master, null, x.zones, baseId);
@@ -375,6 +426,7 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
   const iterator = event.iterator(fastForward(dtstart, rules, master, x, duration.toSeconds() * 1000));
 
   const produced: CandidateEvent[] = [];
+  const pastLimit = x.now.getTime() - Math.max(0, duration.toSeconds() * 1000) - 2 * DAY_MS;
   let iterations = 0;
   for (;;) {
     if (iterations++ >= MAX_ITERATIONS_PER_EVENT || x.budget.left-- <= 0) break;
@@ -383,6 +435,8 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
     if (!validTime(next)) break;
     const recurrence = toInstant(next, tzid, x.zones);
     if (recurrence.date.getTime() > x.horizonEnd.getTime()) break;
+    // Long over (an occurrence that started before now may still be running): skip cheaply.
+    if (recurrence.date.getTime() < pastLimit) continue;
     const occ = event.getOccurrenceDetails(next);
     const item = occ.item;
     const isOverride = item !== event;
@@ -427,7 +481,7 @@ function wallInFrameOf(dtstart: Time, tzid: string | null, zones: Zones): (insta
 /**
  * ical.js compares recurrence times (UNTIL, EXDATE, RDATE, RECURRENCE-ID) with the expanded
  * occurrences field by field unless it knows both zones, and the components here are detached
- * from their VTIMEZONEs (see parseFile). So every such time that is not already in DTSTART's
+ * from their VTIMEZONEs (see scanFile and parseIcal). So every such time that is not already in DTSTART's
  * frame (another TZID, or UTC against a zoned DTSTART) is rewritten as the wall-clock reading
  * of the same instant in DTSTART's frame: "UNTIL=20190320T030000Z" against a Berlin DTSTART
  * becomes 04:00, and includes the 04:00 occurrence as RFC 5545 says.

@@ -11,8 +11,9 @@
 // its input costs). A child that times out or dies is replaced by a fresh one on demand.
 
 import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SourceError } from '../ingestion.types.ts';
 import type { ParseJobs } from './parse.worker.ts';
 
@@ -56,6 +57,15 @@ type Reply = { ready: true } | { id: number; started: true } | { id: number; ok:
 
 const STARTUP_TIMEOUT_MS = 60_000;
 
+/** tsx's loader by absolute URL, so children start whatever the working directory. */
+const TSX = (() => {
+  try {
+    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  } catch {
+    return 'tsx';
+  }
+})();
+
 function seconds(ms: number) {
   const s = ms / 1000;
   return Number.isInteger(s) ? String(s) : String(Math.round(s * 10) / 10);
@@ -84,7 +94,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
 
   function spawn(): Slot {
     const child = fork(workerPath, [], {
-      execArgv: ['--import', 'tsx', `--max-old-space-size=${heapMb}`, '--max-semi-space-size=16', '--stack-size=2048'],
+      execArgv: ['--import', TSX, `--max-old-space-size=${heapMb}`, '--max-semi-space-size=16', '--stack-size=2048'],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: { ...process.env, NODE_OPTIONS: '' },

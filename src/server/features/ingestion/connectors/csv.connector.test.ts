@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFeedServer, serveText } from '../../../test/feed-server.ts';
+import { createSafeFetch } from '../fetch/safe-fetch.ts';
+import { SourceError, type ConnectorContext, type SourceSpec } from '../ingestion.types.ts';
+import { parseCsv } from '../parse/csv.parse.ts';
+import { closeSharedSandbox } from '../parse/sandbox.ts';
+import { csvConnector, type CsvConnectorResult } from './csv.connector.ts';
+
+const fetch = createSafeFetch({ allowPrivate: true });
+const ctx = (now = '2026-01-01T00:00:00Z', timeZone = 'Europe/Berlin'): ConnectorContext => ({ fetch, now: new Date(now), timeZone, horizonDays: 180, maxOccurrences: 500 });
+const iso = (d: Date | undefined) => d?.toISOString();
+
+const mapping = { title: 'Event', start: 'Start', end: 'End', venue: 'Venue', address: 'Address', description: 'Details', url: 'Link', price: 'Price', category: 'Tags', lat: 'Lat', lng: 'Lng' };
+
+// A BOM, quoted fields with commas, doubled quotes and a newline, a bad date, an end given as a time.
+const CSV = [
+  '\uFEFFEvent,Start,End,Venue,Address,Details,Link,Price,Tags,Lat,Lng',
+  'Jazz im Hof,2026-03-14 19:30,22:00,"Hof, Kulturhaus","Hauptstraße 1, 04109 Leipzig","Quartet with ""special"" guests",https://example.org/jazz,12.50,"Music; Jazz",51.34,12.37',
+  '"Lesung: Neue Stimmen",2026-03-20T18:00,2026-03-20T19:30,Stadtbibliothek,,"Line one',
+  'line two",,Free,Literature,,',
+  'Broken date,next tuesday-ish,,Somewhere,,,,,,,',
+  'Flohmarkt,2026-04-05,,Marktplatz,,,,0,,,',
+  ',2026-04-06,,Nowhere,,,,,,,',
+  'Past party,2025-12-31 22:00,,Club,,,,,,,',
+].join('\r\n');
+
+describe('parseCsv', () => {
+  it('reads quoted fields, commas and newlines in quotes, a BOM, and reports bad rows by number', () => {
+    const { candidates, errors } = parseCsv(CSV, mapping, { timeZone: 'Europe/Berlin' });
+    expect(candidates.map((c) => c.title)).toEqual(['Jazz im Hof', 'Lesung: Neue Stimmen', 'Flohmarkt', 'Past party']);
+    const jazz = candidates[0]!;
+    expect([iso(jazz.start), iso(jazz.end)]).toEqual(['2026-03-14T18:30:00.000Z', '2026-03-14T21:00:00.000Z']);
+    expect([jazz.venueName, jazz.address, jazz.description, jazz.url]).toEqual(['Hof, Kulturhaus', 'Hauptstraße 1, 04109 Leipzig', 'Quartet with "special" guests', 'https://example.org/jazz']);
+    expect([jazz.price, jazz.isFree, jazz.categories, jazz.lat, jazz.lng]).toEqual([12.5, false, ['Music', 'Jazz'], 51.34, 12.37]);
+    const reading = candidates[1]!;
+    expect(reading.description).toBe('Line one\nline two');
+    expect([reading.price, reading.isFree]).toEqual([0, true]);
+    expect(iso(reading.end)).toBe('2026-03-20T18:30:00.000Z');
+    const market = candidates[2]!;
+    expect([iso(market.start), iso(market.end), market.allDay, market.isFree]).toEqual(['2026-04-04T22:00:00.000Z', '2026-04-05T22:00:00.000Z', true, true]);
+    // Row 1 is the header; the quoted newline keeps "Lesung" one row (row 3).
+    expect(errors).toEqual([
+      { row: 4, message: 'cannot read the start date "next tuesday-ish" (expected YYYY-MM-DD HH:MM)' },
+      { row: 6, message: 'no title' },
+    ]);
+    // Ids are stable across uploads of the same rows.
+    expect(parseCsv(CSV, mapping, { timeZone: 'Europe/Berlin' }).candidates.map((c) => c.externalId)).toEqual(candidates.map((c) => c.externalId));
+  });
+
+  it('reads US and European dates, semicolon-separated files, and an id column', () => {
+    const us = parseCsv('Name,When,Id\nBBQ,07/04/2026 5:30 PM,bbq-1\nBad,13/01/2026,x\n', { title: 'Name', start: 'When', id: 'Id' }, { timeZone: 'America/New_York', dateFormat: 'us' });
+    expect(us.candidates.map((c) => [c.externalId, iso(c.start)])).toEqual([['bbq-1', '2026-07-04T21:30:00.000Z']]);
+    expect(us.errors).toEqual([{ row: 3, message: 'cannot read the start date "13/01/2026" (expected MM/DD/YYYY h:mm AM)' }]);
+    const eu = parseCsv('Titel;Beginn\nStadtfest;04.07.2026 18:00\n', { title: 'titel', start: 'beginn' }, { timeZone: 'Europe/Berlin', dateFormat: 'eu' });
+    expect(eu.candidates.map((c) => [c.title, iso(c.start)])).toEqual([['Stadtfest', '2026-07-04T16:00:00.000Z']]);
+  });
+
+  it('refuses a mapping to a column the file does not have', () => {
+    expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow(SourceError);
+    expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow('the CSV has no column "Title" (mapped to title); its columns are: A, B');
+  });
+});
+
+describe('csv connector', () => {
+  let server: Awaited<ReturnType<typeof startFeedServer>>;
+  beforeAll(async () => {
+    server = await startFeedServer({ '/events.csv': serveText(CSV, 'text/csv; charset=utf-8') });
+  });
+  afterAll(async () => {
+    await server.close();
+    await closeSharedSandbox();
+  });
+  const spec = (config: Record<string, unknown>, url: string | null = null): SourceSpec => ({ id: 'csv-1', name: 'Upload', connector: 'csv', url, sourceType: 'csv', config });
+
+  it('parses an uploaded CSV (config.csv) in the sandbox, drops past events and reports bad rows', async () => {
+    const result = (await csvConnector.run(spec({ csv: CSV, mapping }), ctx())) as CsvConnectorResult;
+    expect(result.candidates.map((c) => c.title)).toEqual(['Jazz im Hof', 'Lesung: Neue Stimmen', 'Flohmarkt']);
+    expect(result.rowErrors.map((e) => e.row)).toEqual([4, 6]);
+  });
+
+  it('fetches the CSV from the source URL when nothing was uploaded', async () => {
+    const result = await csvConnector.run(spec({ mapping }, server.url('/events.csv')), ctx());
+    expect(result.candidates).toHaveLength(3);
+  });
+
+  it('fails clearly without a mapping, with a bad format, or when no row can be read', async () => {
+    await expect(csvConnector.run(spec({ csv: CSV }), ctx())).rejects.toThrow('the CSV source has no column mapping (config.mapping)');
+    await expect(csvConnector.run(spec({ csv: CSV, mapping: { title: 'Event' } }), ctx())).rejects.toThrow('the CSV column mapping needs at least "title" and "start"');
+    await expect(csvConnector.run(spec({ csv: CSV, mapping, dateFormat: 'klingon' }), ctx())).rejects.toThrow('the CSV date format must be "iso", "us" or "eu"');
+    await expect(csvConnector.run(spec({ csv: 'Event,Start\nA,soon\nB,later\n', mapping: { title: 'Event', start: 'Start' } }), ctx())).rejects.toThrow(
+      'no row of the CSV could be read (row 2: cannot read the start date "soon" (expected YYYY-MM-DD HH:MM); row 3: cannot read the start date "later" (expected YYYY-MM-DD HH:MM))',
+    );
+  });
+});
