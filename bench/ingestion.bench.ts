@@ -7,6 +7,7 @@
 //
 //   node --import tsx bench/ingestion.bench.ts [--only pglite|postgres] [--ics N] [--jsonld N]
 //        [--page N] [--skip-freshness] [--unit-seconds S] [--changes N] [--fresh-ics N] [--skip-changed]
+//        [--coalesce-fanout]   (what-if: the realtime NOTIFYs of one tick batched; not what the app does)
 //
 // PostgreSQL: BENCH_DATABASE_URL, or by default postgres://postgres@127.0.0.1:5432/test when a
 // server answers there. A fresh database townbeat_bench_<random> is created and dropped.
@@ -46,6 +47,8 @@ const JSONLD_EVENTS = Number(flag('jsonld') ?? 20_000);
 const PAGE_EVENTS = Number(flag('page') ?? 200);
 const SKIP_FRESHNESS = has('skip-freshness');
 const SKIP_CHANGED = has('skip-changed');
+/** What-if: the realtime fan-out's NOTIFYs of one tick sent as a few statements (see coalescingDatabase). */
+const COALESCE_FANOUT = has('coalesce-fanout');
 const UNIT_SECONDS = Number(flag('unit-seconds') ?? 10);
 const CHANGES = Number(flag('changes') ?? 20);
 const FRESH_EVENTS = Number(flag('fresh-ics') ?? 2_000);
@@ -281,8 +284,11 @@ function vevent(e: GenEvent): string {
   return lines.map(fold).join('\r\n');
 }
 
-/** Packs the events into feeds of at most MAX_FEED_BYTES each. */
-function icsFeeds(events: GenEvent[], name: string): Buffer[] {
+/**
+ * Packs the events into feeds of at most MAX_FEED_BYTES each; `counts` (events per feed) keeps
+ * a changed corpus in the same feeds as the original.
+ */
+function icsFeeds(events: GenEvent[], name: string, counts?: number[]): Buffer[] {
   const head = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:-//Townbeat bench//${name}//EN`, 'CALSCALE:GREGORIAN', `X-WR-CALNAME:${name}`, `X-WR-TIMEZONE:${LA}`, ...VTIMEZONE].join('\r\n');
   const feeds: Buffer[] = [];
   let body: string[] = [];
@@ -294,13 +300,14 @@ function icsFeeds(events: GenEvent[], name: string): Buffer[] {
   };
   for (const e of events) {
     const v = vevent(e);
-    if (size + v.length + 20 > MAX_FEED_BYTES) flush();
+    if (counts ? body.length >= (counts[feeds.length] ?? Infinity) : size + v.length + 20 > MAX_FEED_BYTES) flush();
     body.push(v);
     size += v.length + 2;
   }
   flush();
   return feeds;
 }
+const veventsIn = (feed: Buffer) => feed.toString('latin1').split('BEGIN:VEVENT').length - 1;
 
 const isoLocal = (day: string, hhmm: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}T${hhmm.slice(0, 2)}:${hhmm.slice(2)}:00`;
 
@@ -353,12 +360,17 @@ interface DbTotals {
   ms: number;
   n: number;
   byKind: Map<string, { ms: number; n: number }>;
+  /** First start and last end of the realtime NOTIFY statements. */
+  notifyFrom: number;
+  notifyTo: number;
 }
-const dbTotals: DbTotals = { ms: 0, n: 0, byKind: new Map() };
+const dbTotals: DbTotals = { ms: 0, n: 0, byKind: new Map(), notifyFrom: Infinity, notifyTo: -Infinity };
 function resetDb() {
   dbTotals.ms = 0;
   dbTotals.n = 0;
   dbTotals.byKind = new Map();
+  dbTotals.notifyFrom = Infinity;
+  dbTotals.notifyTo = -Infinity;
 }
 function kindOf(text: string): string {
   const t = text.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -383,6 +395,10 @@ function record(text: string, ms: number) {
   if (!k.startsWith('pg_notify')) {
     dbTotals.ms += ms;
     dbTotals.n += 1;
+  } else {
+    const end = performance.now();
+    dbTotals.notifyFrom = Math.min(dbTotals.notifyFrom, end - ms);
+    dbTotals.notifyTo = Math.max(dbTotals.notifyTo, end);
   }
   const s = dbTotals.byKind.get(k) ?? { ms: 0, n: 0 };
   s.ms += ms;
@@ -496,10 +512,55 @@ async function ping(database: Database) {
   else await database.pool!.query('select 1');
 }
 
+/**
+ * What-if for --coalesce-fanout: the database as the app sees it, except that the realtime
+ * plugin's `select pg_notify($1, $2)` calls made in one tick go out as a few NOTIFYs carrying a
+ * JSON array each (under PostgreSQL's 8000-byte payload limit). Nothing listens in the bench, so
+ * only the cost changes. This simulates a fix in plugins/realtime.ts; the app does not do it.
+ */
+function coalescingDatabase(database: Database): Database {
+  type Query = (text: string, params?: unknown[]) => Promise<unknown>;
+  const target = (database.pglite ?? database.pool!) as unknown as object;
+  const send: Query = (text, params) => (database.pglite ? database.pglite.query(text, params) : database.pool!.query(text, params));
+  let queue: { channel: string; payload: string; done: (v: unknown) => void }[] = [];
+  const flush = async () => {
+    const batch = queue;
+    queue = [];
+    for (let i = 0; i < batch.length; ) {
+      const channel = batch[i]!.channel;
+      const parts: string[] = [];
+      let size = 2;
+      const from = i;
+      while (i < batch.length && batch[i]!.channel === channel && (parts.length === 0 || size + batch[i]!.payload.length + 1 < 7900)) {
+        parts.push(batch[i]!.payload);
+        size += batch[i]!.payload.length + 1;
+        i++;
+      }
+      await send('select pg_notify($1, $2)', [channel, `[${parts.join(',')}]`]);
+      for (const q of batch.slice(from, i)) q.done(undefined);
+    }
+  };
+  const query: Query = (text, params) => {
+    if (typeof text !== 'string' || !text.startsWith('select pg_notify')) return send(text, params);
+    return new Promise((done) => {
+      if (queue.length === 0) setImmediate(() => void flush());
+      queue.push({ channel: String(params?.[0]), payload: String(params?.[1]), done });
+    });
+  };
+  const proxy = new Proxy(target, {
+    get(t, key) {
+      if (key === 'query') return query;
+      const v = Reflect.get(t, key, t) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+    },
+  });
+  return database.pglite ? { ...database, pglite: proxy as PGlite } : { ...database, pool: proxy as pg.Pool };
+}
+
 async function makeApp(database: Database, fetch: SafeFetch, scheduler: false | { unitSeconds: number; pollingIntervalSeconds: number }) {
   const app = await buildApp({
     env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_SOURCES: 'true' }),
-    database,
+    database: COALESCE_FANOUT ? coalescingDatabase(database) : database,
     city: PORTLAND,
     sessionSecret: 'bench-secret-bench-secret-bench-secret-01',
     webDir: null,
@@ -547,7 +608,7 @@ function buildCorpus(): Corpus {
     jsonld,
     icsFeeds: icsFeedsOut,
     jsonldPages: pages(jsonld),
-    icsChanged: SKIP_CHANGED ? [] : icsFeeds(change(ics, 5), 'Portland City Calendar'),
+    icsChanged: SKIP_CHANGED ? [] : icsFeeds(change(ics, 5), 'Portland City Calendar', icsFeedsOut.map(veventsIn)),
     jsonldChanged: SKIP_CHANGED ? [] : pages(change(jsonld, 6)),
     icsEvents: ics.reduce((n, e) => n + (e.weekly || 1), 0),
     expectedMerges,
@@ -582,6 +643,8 @@ interface RunResult {
   dbQueries: number;
   byKind: DbTotals['byKind'];
   announced: number;
+  /** From the first NOTIFY sent to the last answered. */
+  fanoutMs: number;
 }
 
 async function runSources(app: FastifyInstance, database: Database, ids: string[], label: string, counters: { announced: number }): Promise<RunResult> {
@@ -589,7 +652,7 @@ async function runSources(app: FastifyInstance, database: Database, ids: string[
   phase.fetchMs = 0;
   phase.connectorMs = 0;
   counters.announced = 0;
-  const res: RunResult = { label, sources: ids.length, fetched: 0, created: 0, merged: 0, updated: 0, rejected: 0, errors: [], wallMs: 0, drainMs: 0, fetchMs: 0, connectorMs: 0, dbMs: 0, dbQueries: 0, byKind: new Map(), announced: 0 };
+  const res: RunResult = { label, sources: ids.length, fetched: 0, created: 0, merged: 0, updated: 0, rejected: 0, errors: [], wallMs: 0, drainMs: 0, fetchMs: 0, connectorMs: 0, dbMs: 0, dbQueries: 0, byKind: new Map(), announced: 0, fanoutMs: 0 };
   const t0 = performance.now();
   for (const id of ids) {
     const s: RunSummary = await app.ingest.service.runSource(id, 'manual');
@@ -603,7 +666,15 @@ async function runSources(app: FastifyInstance, database: Database, ids: string[
   res.wallMs = performance.now() - t0;
   await ping(database);
   res.drainMs = performance.now() - t0 - res.wallMs;
-  Object.assign(res, { fetchMs: phase.fetchMs, connectorMs: phase.connectorMs, dbMs: dbTotals.ms, dbQueries: dbTotals.n, byKind: dbTotals.byKind, announced: counters.announced });
+  Object.assign(res, {
+    fetchMs: phase.fetchMs,
+    connectorMs: phase.connectorMs,
+    dbMs: dbTotals.ms,
+    dbQueries: dbTotals.n,
+    byKind: dbTotals.byKind,
+    announced: counters.announced,
+    fanoutMs: Math.max(0, dbTotals.notifyTo - dbTotals.notifyFrom),
+  });
   const stored = res.created + res.merged + res.updated;
   console.log(
     `  ${label.padEnd(34)} ${sec(res.wallMs).padStart(7)}  fetched ${fmt(res.fetched).padStart(6)}  created ${fmt(res.created).padStart(6)}  merged ${fmt(res.merged).padStart(5)}  updated ${fmt(res.updated).padStart(5)}  rejected ${fmt(res.rejected).padStart(4)}` +
@@ -613,9 +684,10 @@ async function runSources(app: FastifyInstance, database: Database, ids: string[
   const kinds = [...res.byKind.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6);
   console.log(
     `      time: fetch ${sec(res.fetchMs)}, parse (sandbox, incl. transfer) ${sec(res.connectorMs - res.fetchMs)}, database ${sec(res.dbMs)} in ${fmt(res.dbQueries)} statements, ` +
-      `the rest (normalise, dedupe, classify, drizzle, event loop) ${sec(other)}; ${fmt(res.announced)} event_update; fan-out drained ${sec(res.drainMs)} after`,
+      `the rest (normalise, dedupe, classify, JS of the queries, waits for the pool) ${sec(other)}; ` +
+      `${fmt(res.announced)} event_update, their NOTIFYs (${fmt(res.byKind.get('pg_notify (realtime fan-out)')?.n ?? 0)} statements) took ${sec(res.fanoutMs)} first to last${res.drainMs > 50 ? `, ${sec(res.drainMs)} of it after the run` : ''}`,
   );
-  console.log(`      statements: ${kinds.map(([k, v]) => `${k} ${sec(v.ms)} (${fmt(v.n)})`).join(', ')}`);
+  console.log(`      statements (summed; NOTIFYs overlap): ${kinds.map(([k, v]) => `${k} ${sec(v.ms)} (${fmt(v.n)})`).join(', ')}`);
   return res;
 }
 
@@ -1096,6 +1168,7 @@ async function block(kind: 'pglite' | 'postgres', database: Database, corpus: Co
 
 async function main() {
   console.log(`Ingestion benchmark: Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at start`);
+  if (COALESCE_FANOUT) console.log('WHAT-IF MODE (--coalesce-fanout): realtime NOTIFYs of one tick are batched by the bench; the app sends one per event_update');
   const tStart = performance.now();
   const corpus = buildCorpus();
   const breakdowns = new Map<string, Breakdown>();

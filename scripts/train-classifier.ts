@@ -844,8 +844,10 @@ checks it against the number below.
   the split was fixed. A first lexicon that had picked up terms from those rows was cut back to terms from the
   category boundaries in the fixtures' README and general knowledge (that cost about 0.08 macro-F1 in training-side
   cross-validation); later additions came from errors on the training side only. Some memory of the test rows may
-  still have shaped the rules; the 5-fold cross-validation below shares that caveat. No number here was used to choose
-  anything.
+  still have shaped the rules; the 5-fold cross-validation below shares that caveat. The held-out numbers were seen
+  twice: after a first full run (accuracy 88.3%, macro-F1 0.857) the cap of the lexicon features was raised from 1 to
+  2 so that a decisive phrase ("toddler storytime") can outweigh one misleading word, a fix made for a failing unit
+  case, not for the test set; the run below is the second. Nothing was chosen by a held-out or 5-fold number.
 
 ## Method
 

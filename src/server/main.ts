@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
 import { createOidcAdapter } from './features/auth/oidc.ts';
 import { seedDemoIfEmpty } from './features/ingestion/demo/seed-demo.ts';
+import { closeSharedSandbox } from './features/ingestion/parse/sandbox.ts';
 
 /** In development a secret is generated once and kept beside the data. */
 function sessionSecret(env: Env): string {
@@ -53,6 +54,7 @@ async function main() {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     await app.close();
+    await closeSharedSandbox();
     await database.close();
   });
 

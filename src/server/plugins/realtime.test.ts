@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { openDatabase, type Database } from '../db/client.ts';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../test/build-test-app.ts';
@@ -20,10 +20,12 @@ function nextMessage(ws: WebSocket, type: string, timeoutMs = 3000): Promise<{ t
 
 describe('/ws on one instance', () => {
   let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
   afterAll(async () => t?.close());
 
   it('refuses signed-out and cross-site upgrades, and answers pings', async () => {
-    t = await buildTestApp();
     await expect(t.app.injectWS('/ws', { headers: { host: 'localhost:80' } })).rejects.toThrow(/401/);
     const { cookie } = await signupUser(t.app);
     await expect(t.app.injectWS('/ws', { headers: { cookie, origin: 'https://evil.example', host: 'localhost:80' } })).rejects.toThrow(/403/);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { eventSources, events, favorites } from './events.table.ts';
 
@@ -33,6 +33,28 @@ const eventEarth = sql`ll_to_earth(${events.lat}, ${events.lng})`;
 export const BROAD_MATCHES = 10_000;
 export const RANK_CANDIDATES = 1000;
 
+/** The sphere of earthdistance (`earth()`), in metres. */
+const EARTH_RADIUS_M = 6378168;
+
+/**
+ * Latitude and longitude bounds of a circle: a superset, which the upcoming-events geo index
+ * narrows to (reading no rows) before the exact distance test. The cube box of earth_box is
+ * estimated at a handful of rows whatever its size, so the planner walked the GiST index and
+ * read every event of a ten-mile circle from the table.
+ */
+function boundsOf(lat: number, lng: number, radiusM: number): SQL[] {
+  const toDeg = 180 / Math.PI;
+  const d = (radiusM / EARTH_RADIUS_M) * (1 + 1e-9) + 1e-12; // radians, widened against rounding
+  const bounds = [between(events.lat, lat - d * toDeg, lat + d * toDeg)];
+  const phi = lat / toDeg;
+  // Without a pole or the antimeridian inside the circle, longitude is bounded too.
+  if (Math.abs(phi) + d < Math.PI / 2) {
+    const dLng = Math.asin(Math.min(1, Math.sin(d) / Math.cos(phi))) * toDeg;
+    if (lng - dLng > -180 && lng + dLng < 180) bounds.push(between(events.lng, lng - dLng, lng + dLng));
+  }
+  return bounds;
+}
+
 /** Every column but the tsvector, the widest value of a row, which no reader needs. */
 const { search: _search, ...eventColumns } = getTableColumns(events);
 
@@ -52,9 +74,8 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   if (f.from) c.push(gte(events.endDate, f.from));
   if (f.to) c.push(lte(events.startDate, f.to));
   if (f.near?.radiusM) {
-    const centre = earthOf(f.near.lat, f.near.lng);
-    c.push(sql`earth_box(${centre}, ${f.near.radiusM}::float8) @> ${eventEarth}`);
-    c.push(sql`earth_distance(${centre}, ${eventEarth}) <= ${f.near.radiusM}::float8`);
+    c.push(...boundsOf(f.near.lat, f.near.lng, f.near.radiusM));
+    c.push(sql`earth_distance(${earthOf(f.near.lat, f.near.lng)}, ${eventEarth}) <= ${f.near.radiusM}::float8`);
   }
   return c;
 }

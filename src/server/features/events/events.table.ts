@@ -82,6 +82,10 @@ export const events = pgTable(
     index('events_upcoming_source_idx')
       .on(t.status, t.sourceType, t.endDate, t.category, t.startDate)
       .where(sql`${t.goneAt} is null`),
+    // Radius filters: a latitude range, then longitude and the distance from the entries alone.
+    index('events_upcoming_geo_idx')
+      .on(t.status, t.lat, t.lng, t.endDate, t.category, t.sourceType)
+      .where(sql`${t.goneAt} is null`),
     index('events_status_end_idx').on(t.status, t.endDate),
     index('events_search_idx').using('gin', t.search),
     index('events_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),

@@ -16,7 +16,7 @@ afterEach(() => {
   act(() => dismissToast());
 });
 
-describe('formatEventWhen', () => {
+describe('formatEventWhen', { timeout: 30_000 }, () => {
   it('formats the start in the city zone, not the browser zone', () => {
     const e = { startDate: '2026-11-29T03:00:00.000Z', allDay: false };
     expect(formatEventWhen(e, 'America/Los_Angeles')).toBe('Sat, Nov 28 · 7:00 PM');
@@ -27,7 +27,7 @@ describe('formatEventWhen', () => {
   });
 });
 
-describe('EventCard', () => {
+describe('EventCard', { timeout: 30_000 }, () => {
   it('shows the facts: title link, category, date in the city zone, venue, price, attendees, source', () => {
     const e = buildEvent({ title: 'Zebra Jazz Quartet', price: 15, isFree: false, sourceType: 'eventbrite', neighbourhood: 'Pearl District' });
     renderApp(<EventCard event={e} />);
@@ -67,7 +67,7 @@ describe('EventCard', () => {
   });
 });
 
-describe('favouriting from a card', () => {
+describe('favouriting from a card', { timeout: 30_000 }, () => {
   it('signed out: Login Required, then the login page after 500 ms', async () => {
     let calledAt = 0;
     const go = vi.fn(() => {

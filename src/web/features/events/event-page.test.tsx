@@ -19,7 +19,7 @@ const page = (
   </Route>
 );
 
-describe('EventPage', () => {
+describe('EventPage', { timeout: 30_000 }, () => {
   it('shows the event: title, when in the city zone, venue, price, description, sources, calendar link and map', async () => {
     const e = buildDetail({
       title: 'Zebra Jazz Quartet',
@@ -72,7 +72,7 @@ describe('EventPage', () => {
   });
 });
 
-describe('projectPlaces', () => {
+describe('projectPlaces', { timeout: 30_000 }, () => {
   it('keeps north up and east right inside the padded box', () => {
     const [a, b] = projectPlaces([
       { name: 'north-west', lat: 45.6, lng: -122.8 },

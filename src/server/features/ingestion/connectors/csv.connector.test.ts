@@ -3,7 +3,7 @@ import { startFeedServer, serveText } from '../../../test/feed-server.ts';
 import { createSafeFetch } from '../fetch/safe-fetch.ts';
 import { SourceError, type ConnectorContext, type SourceSpec } from '../ingestion.types.ts';
 import { parseCsv } from '../parse/csv.parse.ts';
-import { closeSharedSandbox } from '../parse/sandbox.ts';
+import { closeSharedSandbox, parseInSandbox } from '../parse/sandbox.ts';
 import { csvConnector, type CsvConnectorResult } from './csv.connector.ts';
 
 const fetch = createSafeFetch({ allowPrivate: true });
@@ -65,6 +65,8 @@ describe('csv connector', () => {
   let server: Awaited<ReturnType<typeof startFeedServer>>;
   beforeAll(async () => {
     server = await startFeedServer({ '/events.csv': serveText(CSV, 'text/csv; charset=utf-8') });
+    // Start the parser process now, so the first test does not pay for it.
+    await parseInSandbox('csv', { text: 'a,b\n', mapping: { title: 'a', start: 'b' }, options: { timeZone: 'UTC' } });
   });
   afterAll(async () => {
     await server.close();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFeedServer, serveText, type Route } from '../../../test/feed-server.ts';
 import { createSafeFetch } from '../fetch/safe-fetch.ts';
 import type { CandidateEvent, ConnectorContext, SourceSpec } from '../ingestion.types.ts';
-import { closeSharedSandbox } from '../parse/sandbox.ts';
+import { closeSharedSandbox, parseInSandbox } from '../parse/sandbox.ts';
 import { jsonldConnector } from './jsonld.connector.ts';
 
 const FIX = resolve(process.cwd(), '../shared/fixtures');
@@ -29,6 +29,8 @@ beforeAll(async () => {
   };
   if (has) for (const f of readdirSync(JSONLD)) routes[`/jsonld/${f}`] = serveText(readFileSync(join(JSONLD, f)), f.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/json');
   server = await startFeedServer(routes);
+  // Start the parser process now, so the first test does not pay for it.
+  await parseInSandbox('jsonld', { text: '<html></html>', now: new Date(), timeZone: 'UTC', horizonDays: 1, maxOccurrences: 1 });
 });
 
 afterAll(async () => {

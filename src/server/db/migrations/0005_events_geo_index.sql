@@ -1,0 +1,1 @@
+CREATE INDEX "events_upcoming_geo_idx" ON "events" USING btree ("status","lat","lng","end_date","category","source_type") WHERE "events"."gone_at" is null;
