@@ -41,6 +41,7 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
+          testTimeout: 20_000,
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/test/setup.ts'],
         },

@@ -31,6 +31,8 @@ const test = base.extend<object, { workerStorageState: string }>({
 });
 
 test.skip(!hasChromium, NO_CHROMIUM);
+// Each test loads Discover (a page of cards) more than once; give a busy machine room.
+test.describe.configure({ timeout: 60_000 });
 
 /** browser.newContext() inherits the worker's cookie; a fresh visitor must say it has none. */
 const SIGNED_OUT = { cookies: [], origins: [] };

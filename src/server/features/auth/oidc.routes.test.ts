@@ -188,6 +188,7 @@ describe('OpenID Connect sign-in against a real provider', () => {
       OIDC_CLIENT_SECRET: CLIENT_SECRET,
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
+    RUN_SCHEDULER: 'false',
     };
   }
 
@@ -249,7 +250,7 @@ describe('OpenID Connect sign-in against a real provider', () => {
     handler = provider.callback();
 
     app = startApp({ ...appEnv(mkTemp('townbeat-oidc-data-')), NODE_EXTRA_CA_CERTS: caFile });
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 150_000;
     for (;;) {
       if (app.child.exitCode !== null) throw new Error(`the app exited early:\n${app.output()}`);
       const ok = await request(new URL('/api/health', appOrigin)).then(
@@ -257,10 +258,10 @@ describe('OpenID Connect sign-in against a real provider', () => {
         () => false,
       );
       if (ok) break;
-      if (Date.now() > deadline) throw new Error(`the app did not answer /api/health within 60 s:\n${app.output()}`);
+      if (Date.now() > deadline) throw new Error(`the app did not answer /api/health within 150 s:\n${app.output()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await stopApp(app);

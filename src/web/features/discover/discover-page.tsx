@@ -114,7 +114,8 @@ export default function DiscoverPage() {
   const events = useMemo(() => list.data?.pages.flatMap((p) => p.events) ?? [], [list.data]);
   const total = nothingSelected ? 0 : list.data?.pages[0]?.total;
   const initialLoading = !nothingSelected && list.isPending;
-  const updating = list.isPlaceholderData || (list.isFetching && !list.isFetchingNextPage && !initialLoading);
+  // New filters: the previous results stay (dimmed) until the new ones arrive. Background refreshes do not dim.
+  const updating = list.isPlaceholderData;
   const recs = recommended.data ?? [];
   const view = filters.view;
 

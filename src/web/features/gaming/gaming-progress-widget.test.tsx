@@ -1,9 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
 import { GamingProgressWidget } from './gaming-progress-widget.tsx';
 import { buildProgress } from './gaming-test-helpers.ts';
 import { PointsBanner } from './points-banner.tsx';
+
+// Rendering Radix overlays in jsdom can be slow on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -14,7 +17,7 @@ async function widgetFor(points: number, over: Parameters<typeof buildProgress>[
   return view;
 }
 
-describe('GamingProgressWidget', () => {
+describe('GamingProgressWidget', { timeout: 20_000 }, () => {
   it.each([
     [0, 'Explorer', 50],
     [49, 'Explorer', 50],
@@ -56,7 +59,7 @@ describe('GamingProgressWidget', () => {
   });
 });
 
-describe('PointsBanner', () => {
+describe('PointsBanner', { timeout: 20_000 }, () => {
   it('is hidden at 0 points and uses the banner reading: Local Legend! from 150', async () => {
     stubFetch((url) => (url.pathname === '/api/gaming/progress' ? json(buildProgress({ points: 150, badges: ['Explorer', 'Champion'] })) : undefined));
     const none = renderApp(<PointsBanner />, { user: buildUser({ points: 0 }) });

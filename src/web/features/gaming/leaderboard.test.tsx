@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LeaderboardEntry } from '../../../contract/gaming.ts';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
@@ -6,6 +6,9 @@ import { CommunityBuzz } from './community-buzz.tsx';
 import { buildActivity } from './gaming-test-helpers.ts';
 import LeaderboardPage from './leaderboard-page.tsx';
 import { LeaderboardTop } from './leaderboard-top.tsx';
+
+// Rendering Radix overlays in jsdom can be slow on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -31,7 +34,7 @@ function api() {
   return { fetchFn, patches };
 }
 
-describe('LeaderboardTop', () => {
+describe('LeaderboardTop', { timeout: 20_000 }, () => {
   it('shows the top 3, marks me, and links to the full board', async () => {
     api();
     renderApp(<LeaderboardTop />, { user: buildUser({ id: 'u1' }) });
@@ -44,7 +47,7 @@ describe('LeaderboardTop', () => {
   });
 });
 
-describe('LeaderboardPage', () => {
+describe('LeaderboardPage', { timeout: 20_000 }, () => {
   it('lists every rank, switches to this week, and hides me on request', async () => {
     const { fetchFn, patches } = api();
     renderApp(<LeaderboardPage />, { user: buildUser({ id: 'u1' }), path: '/leaderboard' });
@@ -67,7 +70,7 @@ describe('LeaderboardPage', () => {
   });
 });
 
-describe('CommunityBuzz', () => {
+describe('CommunityBuzz', { timeout: 20_000 }, () => {
   it('shows the 3 latest activities with their points, or an empty note', async () => {
     const acts = [1, 2, 3, 4].map((i) => buildActivity({ description: `Thing ${i}`, pointsEarned: i * 5, createdAt: new Date(Date.now() - i * 120_000).toISOString() }));
     stubFetch((url) => (url.pathname === '/api/user/activities' ? json(acts) : undefined));

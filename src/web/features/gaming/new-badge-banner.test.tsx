@@ -1,15 +1,18 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
 import { buildBadge } from './gaming-test-helpers.ts';
 import { DISMISSED_BADGES_KEY, NewBadgeBanner, newestUndismissedBadge, readDismissed } from './new-badge-banner.tsx';
+
+// Rendering Radix overlays in jsdom can be slow on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => vi.unstubAllGlobals());
 
 const HOUR = 3600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
-describe('newestUndismissedBadge', () => {
+describe('newestUndismissedBadge', { timeout: 20_000 }, () => {
   it('picks the newest badge of the last 24 hours that was not dismissed', () => {
     const now = Date.now();
     const old = buildBadge('tier_explorer', new Date(now - 25 * HOUR).toISOString());
@@ -22,7 +25,7 @@ describe('newestUndismissedBadge', () => {
   });
 });
 
-describe('NewBadgeBanner', () => {
+describe('NewBadgeBanner', { timeout: 20_000 }, () => {
   it('names the newest badge, and a dismissal is remembered per badge across visits', async () => {
     const first = buildBadge('tier_explorer', ago(3 * HOUR));
     const newest = buildBadge('explorer', ago(HOUR));

@@ -1,10 +1,13 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { NotificationResponse } from '../../../contract/notifications.ts';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
 import { AWARD_ERROR_FALLBACK, AWARD_ERROR_TITLE, useAwardPoints } from './gaming.queries.ts';
 import { resetNotifications } from './notification-store.ts';
 import { NotificationBell, NotificationCenter, notify, receiveServerNotification } from './notifications.tsx';
+
+// Rendering Radix overlays in jsdom can be slow on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 const cards = () => screen.queryAllByTestId('live-notification');
 const titles = () => cards().map((c) => c.querySelector('p')?.textContent);
@@ -16,7 +19,7 @@ afterEach(() => {
   act(() => resetNotifications());
 });
 
-describe('NotificationCenter', () => {
+describe('NotificationCenter', { timeout: 20_000 }, () => {
   it('hides success and info after 5000 ms and achievements after 8000 ms; errors stay', () => {
     vi.useFakeTimers();
     render(<NotificationCenter />);
@@ -109,7 +112,7 @@ describe('NotificationCenter', () => {
   });
 });
 
-describe('NotificationBell', () => {
+describe('NotificationBell', { timeout: 20_000 }, () => {
   const list = (unread: boolean[]) => ({
     items: unread.map((u, i) => ({
       id: `2222222${i}-2222-4222-8222-222222222222`,

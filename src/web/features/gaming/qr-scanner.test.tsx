@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_QR, type QrScanResult } from '../../../contract/gaming.ts';
 import { AUTH_USER_KEY } from '../auth/auth.queries.ts';
@@ -6,6 +6,9 @@ import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.ts
 import { CAMERA_DENIED, cameraErrorMessage, CAMERA_MISSING } from './qr-scanner.tsx';
 import { QrScannerModal } from './qr-scanner-modal.tsx';
 import QrScannerPage from './qr-scanner-page.tsx';
+
+// Rendering Radix overlays in jsdom can be slow on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -31,7 +34,7 @@ function denyCamera(name = 'NotAllowedError') {
   return getUserMedia;
 }
 
-describe('cameraErrorMessage', () => {
+describe('cameraErrorMessage', { timeout: 20_000 }, () => {
   it('reads the getUserMedia error names', () => {
     expect(cameraErrorMessage(new DOMException('x', 'NotAllowedError'))).toBe(CAMERA_DENIED);
     expect(cameraErrorMessage({ name: 'SecurityError' })).toBe(CAMERA_DENIED);
@@ -39,7 +42,7 @@ describe('cameraErrorMessage', () => {
   });
 });
 
-describe('QR scanner', () => {
+describe('QR scanner', { timeout: 20_000 }, () => {
   it('says so when the camera is denied, asking for the rear camera', async () => {
     stubFetch(() => undefined);
     const getUserMedia = denyCamera();

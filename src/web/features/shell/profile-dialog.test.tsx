@@ -1,9 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BADGES, BADGE_TYPES } from '../../../contract/gaming.ts';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
 import { buildActivity, buildBadge } from '../gaming/gaming-test-helpers.ts';
 import { PROFILE_BADGE_LIMIT, ProfileDialog } from './profile-dialog.tsx';
+
+// Rendering Radix overlays in jsdom can be slow on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -14,7 +17,7 @@ function tile(dialog: HTMLElement, label: string) {
   return dt.parentElement!.querySelector('dd')!.textContent;
 }
 
-describe('ProfileDialog', () => {
+describe('ProfileDialog', { timeout: 20_000 }, () => {
   it('shows the empty states of a new member', async () => {
     stubFetch((url) => {
       if (url.pathname === '/api/user/stats') return json(STATS);
