@@ -19,8 +19,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   globalSetup: './e2e/global-setup.ts',
   use: {
@@ -29,7 +29,6 @@ export default defineConfig({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
-    trace: 'retain-on-failure',
   },
   webServer: {
     command: 'node --import tsx src/server/main.ts',

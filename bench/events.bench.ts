@@ -470,13 +470,14 @@ function makeGenerator(seed: number, nowMs: number) {
 const LOADGEN = `
 const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');
-const { port, urls, concurrency, durationMs } = workerData;
+const { port, urls, concurrency, durationMs, minRequests } = workerData;
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 const cap = 2000000;
 const lat = new Float64Array(cap), which = new Int32Array(cap), status = new Int32Array(cap);
 const errors = [];
 let n = 0, next = 0;
 const deadline = performance.now() + durationMs;
+const hardDeadline = deadline + (minRequests ? 30000 : 0);
 function one(i) {
   return new Promise((resolve) => {
     const t0 = performance.now();
@@ -500,7 +501,8 @@ function one(i) {
     });
   });
 }
-async function loop() { while (performance.now() < deadline && n < cap - concurrency) await one(next++); }
+const going = () => { const t = performance.now(); return (t < deadline || next < minRequests) && t < hardDeadline && n < cap - concurrency; };
+async function loop() { while (going()) await one(next++); }
 (async () => {
   const t0 = performance.now();
   await Promise.all(Array.from({ length: concurrency }, loop));
@@ -519,9 +521,10 @@ interface LoadResult {
   status: Int32Array;
 }
 
-function drive(port: number, urls: string[], seconds: number, concurrency = CONCURRENCY): Promise<LoadResult> {
+/** Closed loop: `concurrency` connections each send the next URL when their last answer is in. */
+function drive(port: number, urls: string[], seconds: number, concurrency = CONCURRENCY, minRequests = 0): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(LOADGEN, { eval: true, workerData: { port, urls, concurrency, durationMs: seconds * 1000 } });
+    const w = new Worker(LOADGEN, { eval: true, workerData: { port, urls, concurrency, durationMs: seconds * 1000, minRequests } });
     w.once('message', (m: LoadResult) => {
       resolve(m);
       void w.terminate();
@@ -677,7 +680,9 @@ async function runBlock(kind: 'pglite' | 'postgres', database: Database): Promis
     const warm = Array.from({ length: 5000 }, () => gen.mixed().url);
     await drive(port, warm, WARMUP_SECONDS);
     await drained();
-    console.log(`  (after ${WARMUP_SECONDS} s of mixed warm-up; "alone" is one connection for ${aloneSeconds} s after each run: the service time without queueing)`);
+    console.log(
+      `  (after ${WARMUP_SECONDS} s of mixed warm-up; "alone" is the same mix on one connection for ${aloneSeconds} s and at least 20 requests after each run: the service time without queueing)`,
+    );
     console.log(
       `  ${'scenario'.padEnd(28)} ${'requests'.padStart(8)} ${'req/s'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} ${'errors'.padStart(6)} | alone: p50     p95  (ms)`,
     );
@@ -691,7 +696,7 @@ async function runBlock(kind: 'pglite' | 'postgres', database: Database): Promis
       for (const st of out.status) if (st !== 200) errors += 1;
       const st = statsOf(out.lat, out.elapsedMs, errors);
       // The same request mix on one connection: what each request costs when nothing queues.
-      const alone = await drive(port, urls, aloneSeconds, 1);
+      const alone = await drive(port, urls, aloneSeconds, 1, 20);
       await drained();
       const a = statsOf(alone.lat, alone.elapsedMs, 0);
       results.set(sc.name, { ...st, aloneP50: a.p50 });
@@ -699,7 +704,7 @@ async function runBlock(kind: 'pglite' | 'postgres', database: Database): Promis
         `  ${sc.label.padEnd(28)} ${String(st.requests).padStart(8)} ${st.rps.toFixed(0).padStart(7)} ${ms(st.p50).padStart(7)} ${ms(st.p95).padStart(7)} ${ms(st.p99).padStart(7)} ${ms(st.max).padStart(7)} ${String(errors).padStart(6)} |  ${ms(a.p50).padStart(9)} ${ms(a.p95).padStart(7)}`,
       );
       for (const e of out.errors) console.log(`      error: ${e}`);
-      const shapes = byShape(alone, reqs).filter((x) => x.n >= 3);
+      const shapes = byShape(alone, reqs);
       if (sc.name !== 'mixed') {
         console.log(`      slowest shapes alone: ${shapes.slice(0, 3).map((x) => `${x.shape} (p50 ${ms(x.p50)}, n=${x.n})`).join('; ')}`);
         if (shapes[0]) slowest.set(sc.name, shapes[0]);

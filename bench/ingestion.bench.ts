@@ -13,6 +13,7 @@
 // server answers there. A fresh database townbeat_bench_<random> is created and dropped.
 // Everything is generated from fixed seeds; dates are relative to now (the next 90 days).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -507,6 +508,34 @@ async function rowsOf<T>(database: Database, query: ReturnType<typeof sql>): Pro
   return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/**
+ * CPU time so far: this process (main thread, parse workers and, on PGlite, the database), and
+ * on PostgreSQL each server backend of the bench database by pid (read from /proc: the server
+ * runs on this machine). Wall time on a shared machine depends on what else runs; CPU time less so.
+ */
+async function cpuNow(database: Database): Promise<{ node: number; pg: Map<number, number> }> {
+  const u = process.cpuUsage();
+  const pg = new Map<number, number>();
+  if (database.pool) {
+    const pids = (await database.pool.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()')).rows;
+    for (const { pid } of pids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        pg.set(pid, ((Number(f[11]) + Number(f[12])) * 1000) / 100);
+      } catch {
+        // not on this machine, or gone
+      }
+    }
+  }
+  return { node: (u.user + u.system) / 1000, pg };
+}
+function cpuSince(a: Awaited<ReturnType<typeof cpuNow>>, b: Awaited<ReturnType<typeof cpuNow>>) {
+  let pgMs = 0;
+  for (const [pid, ms] of b.pg) pgMs += ms - (a.pg.get(pid) ?? 0);
+  return { nodeMs: b.node - a.node, pgMs };
+}
+
 async function ping(database: Database) {
   if (database.pglite) await database.pglite.query('select 1');
   else await database.pool!.query('select 1');
@@ -645,6 +674,9 @@ interface RunResult {
   announced: number;
   /** From the first NOTIFY sent to the last answered. */
   fanoutMs: number;
+  /** CPU time of this process and of the PostgreSQL backends during the run (drain included). */
+  nodeCpuMs: number;
+  pgCpuMs: number;
 }
 
 async function runSources(app: FastifyInstance, database: Database, ids: string[], label: string, counters: { announced: number }): Promise<RunResult> {
@@ -652,7 +684,8 @@ async function runSources(app: FastifyInstance, database: Database, ids: string[
   phase.fetchMs = 0;
   phase.connectorMs = 0;
   counters.announced = 0;
-  const res: RunResult = { label, sources: ids.length, fetched: 0, created: 0, merged: 0, updated: 0, rejected: 0, errors: [], wallMs: 0, drainMs: 0, fetchMs: 0, connectorMs: 0, dbMs: 0, dbQueries: 0, byKind: new Map(), announced: 0, fanoutMs: 0 };
+  const res: RunResult = { label, sources: ids.length, fetched: 0, created: 0, merged: 0, updated: 0, rejected: 0, errors: [], wallMs: 0, drainMs: 0, fetchMs: 0, connectorMs: 0, dbMs: 0, dbQueries: 0, byKind: new Map(), announced: 0, fanoutMs: 0, nodeCpuMs: 0, pgCpuMs: 0 };
+  const cpu0 = await cpuNow(database);
   const t0 = performance.now();
   for (const id of ids) {
     const s: RunSummary = await app.ingest.service.runSource(id, 'manual');
@@ -666,6 +699,9 @@ async function runSources(app: FastifyInstance, database: Database, ids: string[
   res.wallMs = performance.now() - t0;
   await ping(database);
   res.drainMs = performance.now() - t0 - res.wallMs;
+  const cpu = cpuSince(cpu0, await cpuNow(database));
+  res.nodeCpuMs = cpu.nodeMs;
+  res.pgCpuMs = cpu.pgMs;
   Object.assign(res, {
     fetchMs: phase.fetchMs,
     connectorMs: phase.connectorMs,
@@ -686,6 +722,11 @@ async function runSources(app: FastifyInstance, database: Database, ids: string[
     `      time: fetch ${sec(res.fetchMs)}, parse (sandbox, incl. transfer) ${sec(res.connectorMs - res.fetchMs)}, database ${sec(res.dbMs)} in ${fmt(res.dbQueries)} statements, ` +
       `the rest (normalise, dedupe, classify, JS of the queries, waits for the pool) ${sec(other)}; ` +
       `${fmt(res.announced)} event_update, their NOTIFYs (${fmt(res.byKind.get('pg_notify (realtime fan-out)')?.n ?? 0)} statements) took ${sec(res.fanoutMs)} first to last${res.drainMs > 50 ? `, ${sec(res.drainMs)} of it after the run` : ''}`,
+  );
+  const cpuTotal = res.nodeCpuMs + res.pgCpuMs;
+  console.log(
+    `      CPU: this process ${sec(res.nodeCpuMs)} (main thread, parse workers${database.pglite ? ', PGlite' : ''})${database.pool ? `, PostgreSQL backends ${sec(res.pgCpuMs)}` : ''} ` +
+      `=> ${fmt(perMin(stored, cpuTotal))} stored per CPU-minute, ${fmt(perMin(res.fetched, cpuTotal))} fetched per CPU-minute`,
   );
   console.log(`      statements (summed; NOTIFYs overlap): ${kinds.map(([k, v]) => `${k} ${sec(v.ms)} (${fmt(v.n)})`).join(', ')}`);
   return res;
@@ -804,7 +845,7 @@ interface FreshnessResult {
 
 async function freshness(database: Database): Promise<FreshnessResult> {
   const S = UNIT_SECONDS;
-  console.log(`\n  Freshness: ${fmt(FRESH_EVENTS)}-event ICS feed, interval 1 "minute" scaled to ${S} s (unitSeconds ${S}), job polling every 1 s; ${CHANGES} title changes at random moments`);
+  console.log(`\n  Freshness: ${fmt(FRESH_EVENTS)}-event ICS feed, interval 1 "minute" scaled to ${S} s (unitSeconds ${S}), job polling every 2 s (the default); ${CHANGES} title changes at random moments`);
   const venues = generateVenues(300);
   let events = generateEvents(21, FRESH_EVENTS, 'fresh', venues, { recurringShare: 0.05 });
   let body = icsFeeds(events, 'Fresh feed')[0]!;
@@ -820,7 +861,7 @@ async function freshness(database: Database): Promise<FreshnessResult> {
     return inner(url, init);
   };
   await database.db.execute(sql`update sources set enabled = false`);
-  const app = await makeApp(database, fetch, { unitSeconds: S, pollingIntervalSeconds: 1 });
+  const app = await makeApp(database, fetch, { unitSeconds: S, pollingIntervalSeconds: 2 });
   const runMs: number[] = [];
   let runs = 0;
   const svc = app.ingest.service;
@@ -898,8 +939,9 @@ async function freshness(database: Database): Promise<FreshnessResult> {
   const target = (S + 10) * 1000;
   const ok = l.length === CHANGES && percentile(l, 50) <= target && (l[l.length - 1] ?? Infinity) <= target;
   console.log(`  Freshness p50 and max <= one interval + 10 s (${S} + 10 s scaled): ${ok ? 'PASS' : 'FAIL'}`);
-  const realMax = 60_000 + (p[p.length - 1] ?? NaN) + 1000;
-  console.log(`  At a real 60 s interval the wait part scales and the processing part does not: max ~ 60 s + ${sec(p[p.length - 1] ?? NaN)} + polling ~ ${sec(realMax)} (target 70 s)`);
+  // Of a latency, the interval part scales with the interval; the run and the polling do not.
+  const over = (l[l.length - 1] ?? NaN) - S * 1000;
+  console.log(`  At a real 60 s interval: max ~ 60 s + ${sec(over)} (the part of the max beyond one scaled interval) = ${sec(60_000 + over)}, target 70 s: ${60_000 + over <= 70_000 ? 'PASS' : 'FAIL'}`);
   return result;
 }
 
@@ -1188,13 +1230,16 @@ async function main() {
   const dedup = dedupReport();
   await closeSharedSandbox();
 
-  console.log(`\n#### Summary: stored/min = (created + merged + updated) per minute of wall time, runSource end to end; (fetched/min)`);
+  console.log(`\n#### Summary: stored = created + merged + updated, per minute of wall time of runSource end to end (fetched per minute), wall time; per CPU-minute (node + PostgreSQL backends)`);
   const labels = [...new Set(blocks.flatMap((b) => [...b.runs.keys()]))];
-  console.log(`  ${'run'.padEnd(34)} | ${blocks.map((b) => b.db.padEnd(26)).join(' | ')}`);
+  console.log(`  ${'run'.padEnd(34)} | ${blocks.map((b) => `${b.db.padEnd(26)} ${'/CPU-min'.padStart(8)}`).join(' | ')}`);
   for (const l of labels) {
     const cells = blocks.map((b) => {
       const r = b.runs.get(l);
-      return r ? `${fmt(perMin(r.created + r.merged + r.updated, r.wallMs)).padStart(7)} (${fmt(perMin(r.fetched, r.wallMs)).padStart(7)}) ${sec(r.wallMs).padStart(7)}` : ''.padEnd(26);
+      const stored = r ? r.created + r.merged + r.updated : 0;
+      return r
+        ? `${fmt(perMin(stored, r.wallMs)).padStart(7)} (${fmt(perMin(r.fetched, r.wallMs)).padStart(7)}) ${sec(r.wallMs).padStart(7)} ${fmt(perMin(stored, r.nodeCpuMs + r.pgCpuMs)).padStart(9)}`
+        : ''.padEnd(36);
     });
     console.log(`  ${l.padEnd(34)} | ${cells.join(' | ')}`);
   }
@@ -1217,7 +1262,11 @@ async function main() {
     const ms = cold.reduce((n, r) => n + r.wallMs, 0);
     const each = cold.map((r) => `${r.label.split(' ')[0]} ${fmt(perMin(r.created + r.merged + r.updated, r.wallMs))}`).join(', ');
     const ok = cold.length > 0 && cold.every((r) => perMin(r.created + r.merged + r.updated, r.wallMs) >= TARGET_PER_MIN && r.errors.length === 0);
-    console.log(`  PostgreSQL ≥ 50,000 events/min: ${ok ? 'PASS' : 'FAIL'}  (cold runs: ${each}; together ${fmt(perMin(stored, ms))} events/min)`);
+    const cpuMs = cold.reduce((n, r) => n + r.nodeCpuMs + r.pgCpuMs, 0);
+    console.log(
+      `  PostgreSQL ≥ 50,000 events/min: ${ok ? 'PASS' : 'FAIL'}  (cold runs, wall time: ${each}; together ${fmt(perMin(stored, ms))} events/min at load average ${os.loadavg()[0]!.toFixed(1)}; ` +
+        `per CPU-minute of node + PostgreSQL: ${fmt(perMin(stored, cpuMs))})`,
+    );
   } else console.log('  PostgreSQL ≥ 50,000 events/min: not measured (no PostgreSQL)');
   console.log(`  total bench time ${sec(performance.now() - tStart)}; load average at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const errors = blocks.reduce((n, b) => n + [...b.runs.values()].reduce((m, r) => m + r.errors.length, 0), 0);

@@ -55,6 +55,16 @@ function boundsOf(lat: number, lng: number, radiusM: number): SQL[] {
   return bounds;
 }
 
+/**
+ * Great-circle metres from a point to the event on the same sphere, in plain arithmetic
+ * (haversine): it is what earth_distance computes, but ll_to_earth's domain checks cost about
+ * 50 µs a row against 1 µs here, and the radius test runs on every event inside the bounds.
+ */
+function metresFrom(lat: number, lng: number): SQL {
+  const cosLat = Math.cos((lat * Math.PI) / 180);
+  return sql`${2 * EARTH_RADIUS_M}::float8 * asin(least(1, sqrt(power(sin(radians(${events.lat} - ${lat}::float8) / 2), 2) + ${cosLat}::float8 * cos(radians(${events.lat})) * power(sin(radians(${events.lng} - ${lng}::float8) / 2), 2))))`;
+}
+
 /** Every column but the tsvector, the widest value of a row, which no reader needs. */
 const { search: _search, ...eventColumns } = getTableColumns(events);
 
@@ -75,7 +85,7 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   if (f.to) c.push(lte(events.startDate, f.to));
   if (f.near?.radiusM) {
     c.push(...boundsOf(f.near.lat, f.near.lng, f.near.radiusM));
-    c.push(sql`earth_distance(${earthOf(f.near.lat, f.near.lng)}, ${eventEarth}) <= ${f.near.radiusM}::float8`);
+    c.push(sql`${metresFrom(f.near.lat, f.near.lng)} <= ${f.near.radiusM}::float8`);
   }
   return c;
 }
