@@ -27,7 +27,8 @@ async function createPending(page: Page, baseURL: string, title: string, daysAhe
 }
 
 /** A toast's text: Radix also renders an announcement copy, so take the first match. */
-const toastWith = (page: Page, text: string | RegExp) => page.getByRole('region', { name: /Notifications/ }).getByText(text).first();
+// Toasts sit outside the dialog, which hides the rest of the page from the accessibility tree: match by text.
+const toastWith = (page: Page, text: string | RegExp) => page.getByText(text).first();
 
 test('the admin approves, edits and rejects pending events from the My Events overlay', async ({ page, baseURL, browser }) => {
   await signInThroughUi(page, ADMIN);

@@ -140,7 +140,8 @@ export function AppShell({ children }: { children: ReactNode }) {
           </ul>
         </nav>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
+      {/* Bottom room so the admin's floating Interface Mode panel never covers the last controls. */}
+      <main className={`mx-auto max-w-7xl px-4 pt-6 ${isAdmin ? 'pb-44' : 'pb-6'}`}>{children}</main>
       <ProfileDialog open={profileOpen} onOpenChange={setProfileOpen} />
       <AdminOverlay open={adminOpen} onOpenChange={setAdminOpen} />
       <NotificationCenter />
