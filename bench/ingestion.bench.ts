@@ -1228,7 +1228,11 @@ async function main() {
     if (url) blocks.push(await withBenchDatabase(url, (database) => block('postgres', database, corpus, breakdowns)));
   }
   const dedup = dedupReport();
+  // The idle parse workers are unref'd: keep the loop alive until they have stopped (else the
+  // process ends inside this await, exit code 13, before the summary).
+  const keepAlive = setInterval(() => undefined, 1000);
   await closeSharedSandbox();
+  clearInterval(keepAlive);
 
   console.log(`\n#### Summary: stored = created + merged + updated, per minute of wall time of runSource end to end (fetched per minute), wall time; per CPU-minute (node + PostgreSQL backends)`);
   const labels = [...new Set(blocks.flatMap((b) => [...b.runs.keys()]))];

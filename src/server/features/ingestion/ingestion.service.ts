@@ -9,7 +9,7 @@ import { CONNECTORS } from './connectors/index.ts';
 import { SourceError, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
 import { isSameEvent, START_WINDOW_MS } from './pipeline/dedupe.ts';
 import { normalise, venueKey, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
-import { createSourcesRepository, type SourceRow } from './sources.repository.ts';
+import { createSourcesRepository, type EventUpdate, type RunEventRow, type RunLinkRow, type SourceRow } from './sources.repository.ts';
 
 export const HORIZON_DAYS = 180;
 export const MAX_OCCURRENCES = 500;
@@ -62,7 +62,7 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
       await r.lockSource(source.id);
       const now = clock.now();
       const links = new Map((await r.linksOfSource(source.id)).map((l) => [l.externalId, l.eventId]));
-      const known = await r.eventsById([...new Set(items.map((i) => links.get(i.externalId)).filter((x): x is string => Boolean(x)))]);
+      const known = await r.linkedEvents([...new Set(items.map((i) => links.get(i.externalId)).filter((x): x is string => Boolean(x)))]);
       const knownById = new Map(known.map((e) => [e.id, e]));
 
       // Events in the time window of this batch, bucketed by 30-minute slot, for matching.
@@ -73,12 +73,18 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
         if (list) list.push(s);
         else buckets.set(k, [s]);
       };
-      if (items.length) {
-        const times = items.map((i) => i.start.getTime());
-        const from = new Date(Math.min(...times) - START_WINDOW_MS);
-        const to = new Date(Math.max(...times) + START_WINDOW_MS);
-        for (const e of await r.eventsStartingBetween(from, to)) addToBucket({ id: e.id, title: e.title, start: e.startDate, venueName: e.venueName, lat: e.lat, lng: e.lng });
+      // Only the slots next to those of items that may need a match are read, not the whole span
+      // of the batch (a feed spread over months would otherwise read every event in them).
+      const slots = [...new Set(items.filter((i) => !i.cancelled && !links.has(i.externalId)).map((i) => slotOf(i.start)))].sort((a, b) => a - b);
+      const windows: { from: Date; to: Date }[] = [];
+      for (const k of slots) {
+        const last = windows[windows.length - 1];
+        const from = (k - 1) * START_WINDOW_MS;
+        const to = (k + 2) * START_WINDOW_MS;
+        if (last && last.to.getTime() >= from) last.to = new Date(to);
+        else windows.push({ from: new Date(from), to: new Date(to) });
       }
+      for (const e of await r.eventsInWindows(windows)) addToBucket({ id: e.id, title: e.title, start: e.startDate, venueName: e.venueName, lat: e.lat, lng: e.lng });
       const findMatch = (n: NormalisedEvent) => {
         const k = slotOf(n.start);
         for (const key of [k - 1, k, k + 1]) for (const s of buckets.get(key) ?? []) if (isSameEvent(n, s)) return s;
@@ -88,8 +94,10 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
       const venueRows = await r.allVenues();
       const venueIds = new Map(venueRows.map((v) => [venueKey(v.name), v.id]));
       const newVenues: { id: string; name: string; address: string | null; neighbourhood: string | null; lat: number | null; lng: number | null }[] = [];
-      const newEvents: Parameters<typeof r.insertEvents>[0] = [];
-      const newLinks: Parameters<typeof r.insertLinks>[0] = [];
+      const newEvents: RunEventRow[] = [];
+      const newLinks: RunLinkRow[] = [];
+      // By event id: when two items link one event, the last one's values win, as they would one by one.
+      const updates = new Map<string, EventUpdate>();
       const seen: string[] = [];
 
       for (const n of items) {
@@ -99,7 +107,7 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
           const old = knownById.get(linkedId);
           if (!old) continue;
           if (n.cancelled) {
-            if (!old.goneAt) await r.updateEvent(old.id, { goneAt: now, updatedAt: now });
+            if (!old.goneAt) updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: now, updatedAt: now });
             summary.updated += 1;
             continue;
           }
@@ -121,7 +129,7 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
             goneAt: null,
           };
           if (changed(old as unknown as Record<string, unknown>, patch)) {
-            await r.updateEvent(old.id, { ...patch, updatedAt: now });
+            updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
             summary.updated += 1;
             if (old.status === 'approved') announce.push({ id: old.id, action: 'updated' });
           }
@@ -187,9 +195,11 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
       }
       const CHUNK = 1000;
       for (let i = 0; i < newVenues.length; i += CHUNK) await r.insertVenues(newVenues.slice(i, i + CHUNK));
-      for (let i = 0; i < newEvents.length; i += CHUNK) await r.insertEvents(newEvents.slice(i, i + CHUNK));
-      for (let i = 0; i < newLinks.length; i += CHUNK) await r.insertLinks(newLinks.slice(i, i + CHUNK));
-      for (let i = 0; i < seen.length; i += CHUNK) await r.touchLinks(source.id, seen.slice(i, i + CHUNK), now);
+      for (let i = 0; i < newEvents.length; i += CHUNK) await r.insertRunEvents(newEvents.slice(i, i + CHUNK));
+      for (let i = 0; i < newLinks.length; i += CHUNK) await r.insertRunLinks(newLinks.slice(i, i + CHUNK));
+      const updateRows = [...updates.values()];
+      for (let i = 0; i < updateRows.length; i += CHUNK) await r.updateEvents(updateRows.slice(i, i + CHUNK));
+      if (seen.length) await r.touchLinks(source.id, seen, now);
       await r.markGone(source.id, runStart, now);
     });
     for (const a of announce) deps.bus.publish('event_update', a);
