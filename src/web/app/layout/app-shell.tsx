@@ -96,7 +96,8 @@ export function AppShell({ children }: { children: ReactNode }) {
             <span data-testid="points-chip">{user?.points ?? 0}</span>
           </span>
           <Menu.Root>
-            <Menu.Trigger aria-label="Account menu" className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-primary font-semibold text-primary-foreground">
+            {/* The initials are the visible name, so the accessible name carries them too. */}
+            <Menu.Trigger aria-label={initials ? `Account menu, ${initials}` : 'Account menu'} className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-primary font-semibold text-primary-foreground">
               {user?.profileImageUrl ? <img src={user.profileImageUrl} alt="" className="h-11 w-11 rounded-full object-cover" /> : initials || <UserRound className="h-5 w-5" aria-hidden />}
             </Menu.Trigger>
             <Menu.Portal>

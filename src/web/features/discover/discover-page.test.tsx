@@ -66,7 +66,6 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Discover Events');
     expect(screen.getByText('Live Updates')).toBeTruthy();
     expect(await screen.findByText('12 events today')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Scan QR' }).getAttribute('href')).toBe('/qr-scanner');
     fireEvent.click(screen.getByRole('button', { name: 'Load More Events' }));
     await waitFor(() => expect(cards()).toHaveLength(30));
     expect(cards()[24]!.textContent).toContain('Show 25');
@@ -162,6 +161,16 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     expect(await screen.findByText('No events found')).toBeTruthy();
     expect(screen.getByText('Try adjusting your filters or search terms')).toBeTruthy();
     expect(allHeading().textContent).toBe('All Events (0)');
+  });
+
+  it("'Scan QR' opens the scanner modal, and closing it removes it", async () => {
+    api();
+    renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    fireEvent.click(screen.getByRole('button', { name: 'Scan QR' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Scan QR Code' });
+    expect(within(dialog).getByRole('button', { name: 'Start Scanning' })).toBeTruthy();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Scan QR Code' })).toBeNull());
   });
 
   it('shows an error with a retry that recovers', async () => {

@@ -1,7 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { LayoutGrid, List, Loader2, QrCode, RefreshCw, SearchX, SlidersHorizontal, Sparkles, X } from 'lucide-react';
-import { useMemo, useState, type ReactNode } from 'react';
-import { Link } from 'wouter';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { SORTS, type SortBy } from '../../../contract/events.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
@@ -16,6 +15,9 @@ import { NewBadgeBanner } from '../gaming/new-badge-banner.tsx';
 import { PointsBanner } from '../gaming/points-banner.tsx';
 import { CoverageIndicator, ProductionStatus } from './production-status.tsx';
 import { filterParams, listParams, useDiscoverFilters, useVisitorPosition, type DiscoverFiltersApi, type ViewMode } from './use-discover-filters.ts';
+
+// The scanner and its decoder load only when someone opens it.
+const QrScannerModal = lazy(() => import('../gaming/qr-scanner-modal.tsx').then((m) => ({ default: m.QrScannerModal })));
 
 /** Spec section 9: six skeleton cards while loading. */
 export const SKELETON_COUNT = 6;
@@ -99,6 +101,7 @@ export default function DiscoverPage() {
   const { data: config } = useCityConfig();
   const position = useVisitorPosition(filters.radius !== null || filters.sortBy === 'distance');
   const [sheetOpen, setSheetOpen] = useState(false);
+  const [qrOpen, setQrOpen] = useState(false);
 
   const ctx = useMemo(() => ({ now: api.now, timeZone: config?.city.timeZone ?? browserZone, position }), [api.now, config?.city.timeZone, position]);
   const facetQuery = useMemo(() => filterParams(filters, ctx).toString(), [filters, ctx]);
@@ -157,10 +160,10 @@ export default function DiscoverPage() {
               </div>
             </div>
             <div className="flex flex-wrap items-center gap-2">
-              <Link href="/qr-scanner" className={buttonClass('outline')}>
+              <Button variant="outline" onClick={() => setQrOpen(true)} aria-haspopup="dialog">
                 <QrCode className="h-4 w-4" aria-hidden />
                 Scan QR
-              </Link>
+              </Button>
               <Button variant="outline" className="lg:hidden" onClick={() => setSheetOpen(true)} aria-haspopup="dialog">
                 <SlidersHorizontal className="h-4 w-4" aria-hidden />
                 Filters
@@ -254,6 +257,11 @@ export default function DiscoverPage() {
       <FiltersSheet open={sheetOpen} onOpenChange={setSheetOpen} total={total}>
         {panel}
       </FiltersSheet>
+      {qrOpen && (
+        <Suspense fallback={null}>
+          <QrScannerModal open={qrOpen} onOpenChange={setQrOpen} />
+        </Suspense>
+      )}
     </div>
   );
 }
