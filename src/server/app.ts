@@ -33,6 +33,7 @@ import { createNotificationsService } from './features/notifications/notificatio
 import { qrRoutes } from './features/qr/qr.routes.ts';
 import { createQrService } from './features/qr/qr.service.ts';
 import { createEventBus, type EventBus } from './lib/event-bus.ts';
+import { createLlmClient } from './lib/llm.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { createHealthService } from './features/health/health.service.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -138,7 +139,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.fetch ??
     createDemoFetch({ now: () => clock.now(), timeZone: city.timeZone, next: createSafeFetch({ allowPrivate: env.ALLOW_PRIVATE_SOURCES }) });
   const sourcesRepo = createSourcesRepository(database.db);
-  const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus });
+  // The model endpoint is admin configuration: plain fetch, not the guarded one used for feeds.
+  const llm = createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL });
+  const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus, llm, log: app.log });
   const scheduler = deps.scheduler ? createScheduler({ database, sources: sourcesRepo, ingestion, log: app.log, ...deps.scheduler }) : null;
   app.decorate('scheduler', scheduler);
   app.decorate('ingest', { service: ingestion, sources: sourcesRepo });

@@ -26,4 +26,25 @@ describe('parseEnv', () => {
   it('splits and lower-cases ADMIN_EMAILS', () => {
     expect(parseEnv({ ADMIN_EMAILS: ' A@x.org, b@y.org ,' }).ADMIN_EMAILS).toEqual(['a@x.org', 'b@y.org']);
   });
+
+  it('leaves the language model unset by default, with gpt-4o-mini as the model name', () => {
+    const env = parseEnv({});
+    expect(env.LLM_BASE_URL).toBeUndefined();
+    expect(env.LLM_API_KEY).toBeUndefined();
+    expect(env.LLM_MODEL).toBe('gpt-4o-mini');
+  });
+
+  it('reads an OpenAI-compatible endpoint, its key and model', () => {
+    const env = parseEnv({ LLM_BASE_URL: 'http://localhost:11434/v1', LLM_API_KEY: 'sk-abc', LLM_MODEL: 'llama3.1:8b' });
+    expect(env).toMatchObject({ LLM_BASE_URL: 'http://localhost:11434/v1', LLM_API_KEY: 'sk-abc', LLM_MODEL: 'llama3.1:8b' });
+    // Empty values count as unset.
+    const blank = parseEnv({ LLM_BASE_URL: '', LLM_MODEL: '' });
+    expect(blank.LLM_BASE_URL).toBeUndefined();
+    expect(blank.LLM_MODEL).toBe('gpt-4o-mini');
+  });
+
+  it('refuses an LLM_BASE_URL that is not an http(s) URL', () => {
+    expect(() => parseEnv({ LLM_BASE_URL: 'localhost:11434' })).toThrow(/^Invalid environment variable LLM_BASE_URL: must be an http:\/\/ or https:\/\/ URL/);
+    expect(() => parseEnv({ LLM_BASE_URL: 'ftp://models.example/v1' })).toThrow(/LLM_BASE_URL/);
+  });
 });

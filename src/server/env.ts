@@ -37,6 +37,10 @@ export const EnvSchema = z
     ALLOW_PRIVATE_SOURCES: bool.default(false),
     RUN_SCHEDULER: bool.default(true),
     CITY_CONFIG: z.string().min(1).optional(),
+    /** OpenAI-compatible endpoint (its URL up to /chat/completions); unset, AI features use only the built-in engines. */
+    LLM_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    LLM_API_KEY: z.string().min(1).optional(),
+    LLM_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {

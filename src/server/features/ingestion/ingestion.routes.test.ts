@@ -194,6 +194,8 @@ describe('GET /api/admin/ai-status', () => {
     const res = await api('GET', '/api/admin/ai-status');
     expect(res.json().accuracy).toBeGreaterThan(0.5);
     expect(res.json().evaluatedOn).toMatch(/held-out|never trained/i);
+    // No LLM_BASE_URL in the test environment: no language model.
+    expect(res.json().llm).toBeNull();
   });
 });
 

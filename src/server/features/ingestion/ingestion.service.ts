@@ -4,7 +4,9 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import { invalid, notFound } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
-import { classify } from './classifier/classifier.ts';
+import type { LlmClient } from '../../lib/llm.ts';
+import { classify, type Classification, type ClassifierInput } from './classifier/classifier.ts';
+import { APPROVE_CONFIDENCE, classifyWithLlm, type LlmClassifyLog } from './classifier/llm-classify.ts';
 import { CONNECTORS } from './connectors/index.ts';
 import { SourceError, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
 import { isSameEvent, START_WINDOW_MS } from './pipeline/dedupe.ts';
@@ -13,8 +15,9 @@ import { createSourcesRepository, type EventUpdate, type RunEventRow, type RunLi
 
 export const HORIZON_DAYS = 180;
 export const MAX_OCCURRENCES = 500;
-/** Trusted sources' events at or above this confidence are approved on arrival. */
-export const APPROVE_CONFIDENCE = 0.6;
+// Trusted sources' events at or above APPROVE_CONFIDENCE are approved on arrival; it is defined
+// next to the language-model threshold that follows it.
+export { APPROVE_CONFIDENCE };
 
 export interface RunSummary {
   status: 'success' | 'not_modified' | 'error';
@@ -41,10 +44,37 @@ export const toSpec = (s: SourceRow): SourceSpec => ({
   lastModified: s.lastModified,
 });
 
+const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
+
 /** Fetch, parse, normalise, deduplicate, classify and store one source's events. */
-export function createIngestionService(deps: { db: Db; clock: Clock; city: CityConfig; fetch: SafeFetch; bus: EventBus }) {
-  const { db, clock, city } = deps;
+export function createIngestionService(deps: {
+  db: Db;
+  clock: Clock;
+  city: CityConfig;
+  fetch: SafeFetch;
+  bus: EventBus;
+  /** Asked about low-confidence events when configured (LLM_BASE_URL); null keeps the built-in classifier alone. */
+  llm: LlmClient | null;
+  log: LlmClassifyLog;
+}) {
+  const { db, clock, city, llm } = deps;
   const repo = createSourcesRepository(db);
+  const withContext = (context: object): LlmClassifyLog => ({ warn: (obj, msg) => deps.log.warn({ ...context, ...obj }, msg) });
+
+  /**
+   * With a language model, the items a run may create are classified before its transaction, so
+   * no model request is made while the transaction holds the source's lock. Without one, store()
+   * classifies inline as items turn out to be new (no network, no extra query).
+   */
+  async function classifyNew(source: SourceRow, items: NormalisedEvent[]): Promise<Map<string, Classification>> {
+    const out = new Map<string, Classification>();
+    if (!llm) return out;
+    const linked = new Set((await repo.linksOfSource(source.id)).map((l) => l.externalId));
+    const fresh = items.filter((n) => !n.cancelled && !linked.has(n.externalId));
+    const results = await classifyWithLlm(fresh.map(classifierInput), { llm, log: withContext({ source: source.name }) });
+    fresh.forEach((n, i) => out.set(n.externalId, results[i]!));
+    return out;
+  }
 
   function changed(old: Record<string, unknown>, next: Record<string, unknown>) {
     return Object.keys(next).some((k) => {
@@ -55,7 +85,7 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
     });
   }
 
-  async function store(source: SourceRow, items: NormalisedEvent[], runStart: Date, summary: RunSummary) {
+  async function store(source: SourceRow, items: NormalisedEvent[], runStart: Date, summary: RunSummary, classified: Map<string, Classification>) {
     const announce: { id: string; action: 'created' | 'updated' }[] = [];
     await db.transaction(async (tx) => {
       const r = createSourcesRepository(tx);
@@ -146,7 +176,7 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
           summary.merged += 1;
           continue;
         }
-        const c = classify({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
+        const c = classified.get(n.externalId) ?? classify(classifierInput(n));
         const id = randomUUID();
         let venueId: string | null = null;
         if (n.venueName) {
@@ -224,6 +254,14 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
   }
 
   return {
+    /** Whether a language model is configured, and which; for the admin's AI status. */
+    languageModel: llm ? { model: llm.model } : null,
+
+    /** Classifies events for the admin: built-in, with the low-confidence ones asked of the model when configured. */
+    classify(inputs: readonly ClassifierInput[]): Promise<Classification[]> {
+      return classifyWithLlm(inputs, { llm, log: withContext({ classify: inputs.length }) });
+    },
+
     /**
      * A member's contribution: the event at a URL (a page with schema.org Event data, or an
      * .ics link) enters the review queue as theirs; an event already listed is answered as is.
@@ -240,7 +278,8 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
       const nearby = await repo.eventsStartingBetween(new Date(n.start.getTime() - START_WINDOW_MS), new Date(n.start.getTime() + START_WINDOW_MS));
       const same = nearby.find((e) => isSameEvent(n, { title: e.title, start: e.startDate, venueName: e.venueName, lat: e.lat, lng: e.lng }));
       if (same) return { eventId: same.id, created: false };
-      const c = classify({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
+      // Before the transaction: a model request must not hold it open.
+      const c = (await classifyWithLlm([classifierInput(n)], { llm, log: withContext({ importUrl: url }) }))[0]!;
       const id = randomUUID();
       await db.transaction(async (tx) => {
         const r = createSourcesRepository(tx);
@@ -304,7 +343,7 @@ export function createIngestionService(deps: { db: Db; clock: Clock; city: CityC
               items.push(n);
             }
           }
-          await store(source, items, startedAt, summary);
+          await store(source, items, startedAt, summary, await classifyNew(source, items));
         }
       } catch (err) {
         summary.status = 'error';

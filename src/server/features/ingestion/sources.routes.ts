@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { ImportUrlBody, ClassifyBody, ClassifyResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import { notFound } from '../../errors.ts';
 import { requireAdmin, requireUser } from '../../plugins/auth.ts';
-import { classify } from './classifier/classifier.ts';
 import { classifierMetrics } from './classifier/metrics.ts';
 import type { IngestionService } from './ingestion.service.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -78,16 +77,29 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
 
   r.get(
     '/api/admin/ai-status',
-    { schema: { response: { 200: z.object({ model: z.string(), accuracy: z.number().nullable(), macroF1: z.number().nullable(), evaluatedOn: z.string() }) } } },
+    {
+      schema: {
+        response: {
+          200: z.object({
+            model: z.string(),
+            accuracy: z.number().nullable(),
+            macroF1: z.number().nullable(),
+            evaluatedOn: z.string(),
+            /** The language model asked about low-confidence events, when one is configured. */
+            llm: z.object({ model: z.string() }).nullable().optional(),
+          }),
+        },
+      },
+    },
     async (req) => {
       requireAdmin(req);
-      return { model: 'Built-in event classifier (logistic regression, offline)', ...classifierMetrics() };
+      return { model: 'Built-in event classifier (logistic regression, offline)', ...classifierMetrics(), llm: deps.ingestion.languageModel };
     },
   );
 
   r.post('/api/admin/classify', { schema: { body: ClassifyBody, response: { 200: ClassifyResponse } } }, async (req) => {
     requireAdmin(req);
-    return req.body.events.map((e) => classify({ title: e.title, description: e.description }));
+    return deps.ingestion.classify(req.body.events.map((e) => ({ title: e.title, description: e.description })));
   });
 
   r.post(
