@@ -7,7 +7,6 @@
 //
 //   node --import tsx bench/ingestion.bench.ts [--only pglite|postgres] [--ics N] [--jsonld N]
 //        [--page N] [--skip-freshness] [--unit-seconds S] [--changes N] [--fresh-ics N] [--skip-changed]
-//        [--coalesce-fanout]   (what-if: the realtime NOTIFYs of one tick batched; not what the app does)
 //
 // PostgreSQL: BENCH_DATABASE_URL, or by default postgres://postgres@127.0.0.1:5432/test when a
 // server answers there. A fresh database townbeat_bench_<random> is created and dropped.
@@ -48,8 +47,6 @@ const JSONLD_EVENTS = Number(flag('jsonld') ?? 20_000);
 const PAGE_EVENTS = Number(flag('page') ?? 200);
 const SKIP_FRESHNESS = has('skip-freshness');
 const SKIP_CHANGED = has('skip-changed');
-/** What-if: the realtime fan-out's NOTIFYs of one tick sent as a few statements (see coalescingDatabase). */
-const COALESCE_FANOUT = has('coalesce-fanout');
 const UNIT_SECONDS = Number(flag('unit-seconds') ?? 10);
 const CHANGES = Number(flag('changes') ?? 20);
 const FRESH_EVENTS = Number(flag('fresh-ics') ?? 2_000);
@@ -541,55 +538,10 @@ async function ping(database: Database) {
   else await database.pool!.query('select 1');
 }
 
-/**
- * What-if for --coalesce-fanout: the database as the app sees it, except that the realtime
- * plugin's `select pg_notify($1, $2)` calls made in one tick go out as a few NOTIFYs carrying a
- * JSON array each (under PostgreSQL's 8000-byte payload limit). Nothing listens in the bench, so
- * only the cost changes. This simulates a fix in plugins/realtime.ts; the app does not do it.
- */
-function coalescingDatabase(database: Database): Database {
-  type Query = (text: string, params?: unknown[]) => Promise<unknown>;
-  const target = (database.pglite ?? database.pool!) as unknown as object;
-  const send: Query = (text, params) => (database.pglite ? database.pglite.query(text, params) : database.pool!.query(text, params));
-  let queue: { channel: string; payload: string; done: (v: unknown) => void }[] = [];
-  const flush = async () => {
-    const batch = queue;
-    queue = [];
-    for (let i = 0; i < batch.length; ) {
-      const channel = batch[i]!.channel;
-      const parts: string[] = [];
-      let size = 2;
-      const from = i;
-      while (i < batch.length && batch[i]!.channel === channel && (parts.length === 0 || size + batch[i]!.payload.length + 1 < 7900)) {
-        parts.push(batch[i]!.payload);
-        size += batch[i]!.payload.length + 1;
-        i++;
-      }
-      await send('select pg_notify($1, $2)', [channel, `[${parts.join(',')}]`]);
-      for (const q of batch.slice(from, i)) q.done(undefined);
-    }
-  };
-  const query: Query = (text, params) => {
-    if (typeof text !== 'string' || !text.startsWith('select pg_notify')) return send(text, params);
-    return new Promise((done) => {
-      if (queue.length === 0) setImmediate(() => void flush());
-      queue.push({ channel: String(params?.[0]), payload: String(params?.[1]), done });
-    });
-  };
-  const proxy = new Proxy(target, {
-    get(t, key) {
-      if (key === 'query') return query;
-      const v = Reflect.get(t, key, t) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
-    },
-  });
-  return database.pglite ? { ...database, pglite: proxy as PGlite } : { ...database, pool: proxy as pg.Pool };
-}
-
 async function makeApp(database: Database, fetch: SafeFetch, scheduler: false | { unitSeconds: number; pollingIntervalSeconds: number }) {
   const app = await buildApp({
     env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_SOURCES: 'true' }),
-    database: COALESCE_FANOUT ? coalescingDatabase(database) : database,
+    database,
     city: PORTLAND,
     sessionSecret: 'bench-secret-bench-secret-bench-secret-01',
     webDir: null,
@@ -1210,7 +1162,6 @@ async function block(kind: 'pglite' | 'postgres', database: Database, corpus: Co
 
 async function main() {
   console.log(`Ingestion benchmark: Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at start`);
-  if (COALESCE_FANOUT) console.log('WHAT-IF MODE (--coalesce-fanout): realtime NOTIFYs of one tick are batched by the bench; the app sends one per event_update');
   const tStart = performance.now();
   const corpus = buildCorpus();
   const breakdowns = new Map<string, Breakdown>();

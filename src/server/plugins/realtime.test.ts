@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../test/build-test-app.ts';
 import { buildEvent } from '../test/factories.ts';
 import { openTestDatabase } from '../test/test-db.ts';
+import { packEnvelopes, unpackPayload, type Envelope } from './realtime.ts';
 
 function nextMessage(ws: WebSocket, type: string, timeoutMs = 3000): Promise<{ type: string; data: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
@@ -17,6 +18,23 @@ function nextMessage(ws: WebSocket, type: string, timeoutMs = 3000): Promise<{ t
     });
   });
 }
+
+describe('fan-out payloads', () => {
+  const env = (i: number): Envelope => ({ to: '*', msg: { type: 'event_update', data: { id: `e${i}`, action: 'created' } } });
+
+  it('packs envelopes in order into arrays under the NOTIFY size limit, and unpacks them', () => {
+    const all = Array.from({ length: 500 }, (_, i) => env(i));
+    const payloads = packEnvelopes(all);
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(7900);
+    expect(payloads.flatMap(unpackPayload)).toEqual(all);
+  });
+
+  it('reads a single envelope (an older instance) as one message', () => {
+    expect(unpackPayload(JSON.stringify(env(1)))).toEqual([env(1)]);
+    expect(packEnvelopes([])).toEqual([]);
+  });
+});
 
 describe('/ws on one instance', () => {
   let t: TestApp;
@@ -46,6 +64,28 @@ describe('/ws on one instance', () => {
     const eventUpdate = nextMessage(ws, 'event_update');
     t.app.bus.publish('event_update', { id: e.id, action: 'updated' });
     expect((await eventUpdate).data).toEqual({ id: e.id, action: 'updated' });
+    ws.terminate();
+  });
+
+  it('delivers a burst of 3,000 event updates published in one tick, all of them, in order', async () => {
+    const { cookie } = await signupUser(t.app);
+    const ws = await t.app.injectWS('/ws', { headers: { cookie, origin: TEST_ORIGIN, host: 'localhost:80' } });
+    const ids: string[] = [];
+    const all = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`only ${ids.length} of 3000 within 10 s`)), 10_000);
+      ws.on('message', (raw) => {
+        const msg = JSON.parse(String(raw)) as { type: string; data: { id: string } };
+        if (msg.type !== 'event_update' || !msg.data.id.startsWith('burst-')) return;
+        ids.push(msg.data.id);
+        if (ids.length === 3000) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    for (let i = 0; i < 3000; i++) t.app.bus.publish('event_update', { id: `burst-${i}`, action: 'created' });
+    await all;
+    expect(ids).toEqual(Array.from({ length: 3000 }, (_, i) => `burst-${i}`));
     ws.terminate();
   });
 
