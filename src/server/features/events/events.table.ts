@@ -108,6 +108,8 @@ export const eventSources = pgTable(
     externalId: text('external_id').notNull().default(''),
     sourceId: uuid('source_id'),
     seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Hash of the source's item as last applied: a run updates the event only when its item changed. */
+    contentHash: text('content_hash'),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.sourceType, t.externalId, t.url] }), index('event_sources_source_ext_idx').on(t.sourceId, t.externalId)],
 );

@@ -139,6 +139,46 @@ describe('a run', () => {
     expect(await titles()).toHaveLength(2);
   });
 
+  it('updates an event only when a source changes its own item: no flip-flop between two sources, an admin edit stays', async () => {
+    const venueItem = { uid: 'a@venue', title: 'Jazz Night with the Blue Trio', start: '20261125T190000', location: 'Doug Fir Lounge, Buckman', geo: '45.5225;-122.6574' };
+    const listingItem = { uid: 'x@listings', title: 'Jazz night: Blue Trio', start: '20261125T191500', location: 'The Doug Fir Lounge' };
+    feeds.venue = ics([venueItem]);
+    feeds.listings = ics([listingItem]);
+    const a = await addSource('Doug Fir', '/venue.ics');
+    const b = await addSource('City listings', '/listings.ics', { sourceType: 'municipal' });
+    await api('POST', `/api/admin/sources/${a.id}/run`);
+    expect((await api('POST', `/api/admin/sources/${b.id}/run`)).json()).toMatchObject({ merged: 1 });
+    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
+    const announced: string[] = [];
+    const stop = t.app.bus.subscribe('event_update', (d) => void announced.push(d.id));
+    try {
+      // Both feeds change elsewhere (a new item each), so both runs read the merged item again.
+      feeds.venue = ics([venueItem, { uid: 'b@venue', title: 'Soul Sunday', start: '20261129T190000' }]);
+      feeds.listings = ics([listingItem, { uid: 'z@listings', title: 'Harbor Market', start: '20261128T100000' }]);
+      for (const id of [a.id, b.id, a.id, b.id]) {
+        t.clock.advance(60_000);
+        feeds.venue += ' ';
+        feeds.listings += ' ';
+        const run = (await api('POST', `/api/admin/sources/${id}/run`)).json();
+        expect(run.status).toBe('success');
+        expect(run.updated).toBe(0);
+      }
+      expect(announced).not.toContain(event!.id);
+      // An admin's correction survives a run in which the source's item did not change.
+      expect((await api('PATCH', `/api/admin/events/${event!.id}`, { title: 'Jazz Night: The Blue Trio (corrected)' })).statusCode).toBe(200);
+      feeds.listings += ' ';
+      await api('POST', `/api/admin/sources/${b.id}/run`);
+      expect((await api('GET', `/api/events/${event!.id}`)).json().title).toBe('Jazz Night: The Blue Trio (corrected)');
+      // A source that changes its item updates the event.
+      feeds.venue = ics([{ ...venueItem, title: 'Jazz Night with the Blue Trio: moved to 8pm', start: '20261125T200000' }]);
+      const changed = (await api('POST', `/api/admin/sources/${a.id}/run`)).json();
+      expect(changed.updated).toBe(1);
+      expect((await api('GET', `/api/events/${event!.id}`)).json().title).toBe('Jazz Night with the Blue Trio: moved to 8pm');
+    } finally {
+      stop();
+    }
+  });
+
   it('marks events that vanish from the feed instead of deleting them', async () => {
     feeds.venue = ics([
       { uid: 'a@venue', title: 'Stays', start: '20261125T190000' },
@@ -155,6 +195,14 @@ describe('a run', () => {
     const [gone] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events where gone_at is not null`);
     expect(gone!.n).toBe(1);
     expect((await api('GET', '/api/events')).json().map((e: { title: string }) => e.title)).toEqual(['Stays']);
+    // Back in the feed, unchanged: listed again.
+    feeds.venue = ics([
+      { uid: 'a@venue', title: 'Stays', start: '20261125T190000' },
+      { uid: 'b@venue', title: 'Vanishes', start: '20261126T190000' },
+    ]);
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${src.id}/run`)).json()).toMatchObject({ updated: 1 });
+    expect(await titles()).toEqual(['Stays', 'Vanishes']);
   });
 
   it('records a failing source without partial events, and other sources are unaffected', async () => {

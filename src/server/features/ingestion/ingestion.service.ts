@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { CityConfig } from '../../../contract/city.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
@@ -43,6 +43,12 @@ export const toSpec = (s: SourceRow): SourceSpec => ({
   etag: s.etag,
   lastModified: s.lastModified,
 });
+
+/** What a source says about one item; a run compares it with the hash stored on the link. */
+export function itemHash(n: NormalisedEvent): string {
+  const fields = [n.title, n.description, n.start.toISOString(), n.end.toISOString(), n.allDay, n.venueName, n.address, n.neighbourhood, n.lat, n.lng, n.price, n.isFree, n.imageUrl, n.url];
+  return createHash('sha1').update(JSON.stringify(fields)).digest('base64url');
+}
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 
@@ -91,7 +97,9 @@ export function createIngestionService(deps: {
       const r = createSourcesRepository(tx);
       await r.lockSource(source.id);
       const now = clock.now();
-      const links = new Map((await r.linksOfSource(source.id)).map((l) => [l.externalId, l.eventId]));
+      const linkRows = await r.linksOfSource(source.id);
+      const links = new Map(linkRows.map((l) => [l.externalId, l.eventId]));
+      const hashes = new Map(linkRows.map((l) => [l.externalId, l.contentHash]));
       const known = await r.linkedEvents([...new Set(items.map((i) => links.get(i.externalId)).filter((x): x is string => Boolean(x)))]);
       const knownById = new Map(known.map((e) => [e.id, e]));
 
@@ -128,14 +136,25 @@ export function createIngestionService(deps: {
       const newLinks: RunLinkRow[] = [];
       // By event id: when two items link one event, the last one's values win, as they would one by one.
       const updates = new Map<string, EventUpdate>();
-      const seen: string[] = [];
+      const seen: { externalId: string; contentHash: string }[] = [];
 
       for (const n of items) {
         const linkedId = links.get(n.externalId);
+        const hash = itemHash(n);
         if (linkedId) {
-          seen.push(n.externalId);
+          seen.push({ externalId: n.externalId, contentHash: hash });
           const old = knownById.get(linkedId);
           if (!old) continue;
+          // The source's item is as last applied: the event keeps what it has (an admin's edit,
+          // or another source's newer version), and comes back if it was marked gone.
+          if (!n.cancelled && hashes.get(n.externalId) === hash) {
+            if (old.goneAt && !updates.has(old.id)) {
+              updates.set(old.id, { ...old, goneAt: null, updatedAt: now });
+              summary.updated += 1;
+              if (old.status === 'approved') announce.push({ id: old.id, action: 'updated' });
+            }
+            continue;
+          }
           if (n.cancelled) {
             if (!old.goneAt) updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: now, updatedAt: now });
             summary.updated += 1;
@@ -171,7 +190,7 @@ export function createIngestionService(deps: {
         }
         const match = findMatch(n);
         if (match) {
-          newLinks.push({ eventId: match.id, sourceType: source.sourceType, url: n.url ?? '', name: source.name, externalId: n.externalId, sourceId: source.id, seenAt: now });
+          newLinks.push({ eventId: match.id, sourceType: source.sourceType, url: n.url ?? '', name: source.name, externalId: n.externalId, sourceId: source.id, seenAt: now, contentHash: hash });
           links.set(n.externalId, match.id);
           summary.merged += 1;
           continue;
@@ -217,7 +236,7 @@ export function createIngestionService(deps: {
           createdAt: now,
           updatedAt: now,
         });
-        newLinks.push({ eventId: id, sourceType: source.sourceType, url: n.url ?? '', name: source.name, externalId: n.externalId, sourceId: source.id, seenAt: now });
+        newLinks.push({ eventId: id, sourceType: source.sourceType, url: n.url ?? '', name: source.name, externalId: n.externalId, sourceId: source.id, seenAt: now, contentHash: hash });
         links.set(n.externalId, id);
         addToBucket({ id, title: n.title, start: n.start, venueName: n.venueName, lat: n.lat, lng: n.lng });
         summary.created += 1;

@@ -42,6 +42,7 @@ export interface RunLinkRow {
   externalId: string;
   sourceId: string;
   seenAt: Date;
+  contentHash: string | null;
 }
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** One array parameter holding a column of the rows (for unnest). */
@@ -110,7 +111,7 @@ export function createSourcesRepository(db: Db) {
     },
     linksOfSource: (sourceId: string) =>
       db
-        .select({ eventId: eventSources.eventId, externalId: eventSources.externalId })
+        .select({ eventId: eventSources.eventId, externalId: eventSources.externalId, contentHash: eventSources.contentHash })
         .from(eventSources)
         .where(eq(eventSources.sourceId, sourceId)),
     /** What a run compares with, for the events a source links: one array parameter, no text search columns. */
@@ -180,18 +181,19 @@ export function createSourcesRepository(db: Db) {
     async insertRunLinks(rows: RunLinkRow[]) {
       if (!rows.length) return;
       const c = <T>(f: (r: RunLinkRow) => T) => column(rows, f);
-      await db.execute(sql`insert into ${eventSources} (event_id, source_type, url, name, external_id, source_id, seen_at)
+      await db.execute(sql`insert into ${eventSources} (event_id, source_type, url, name, external_id, source_id, seen_at, content_hash)
         select * from unnest(${c((r) => r.eventId)}::uuid[], ${c((r) => r.sourceType)}::text[], ${c((r) => r.url)}::text[], ${c((r) => r.name)}::text[],
-          ${c((r) => r.externalId)}::text[], ${c((r) => r.sourceId)}::uuid[], ${c((r) => iso(r.seenAt))}::timestamptz[])
+          ${c((r) => r.externalId)}::text[], ${c((r) => r.sourceId)}::uuid[], ${c((r) => iso(r.seenAt))}::timestamptz[],
+          ${c((r) => r.contentHash)}::text[])
         on conflict do nothing`);
     },
-    touchLinks: (sourceId: string, externalIds: string[], at: Date) =>
-      externalIds.length
-        ? db
-            .update(eventSources)
-            .set({ seenAt: at })
-            .where(and(eq(eventSources.sourceId, sourceId), sql`${eventSources.externalId} = any(${sql.param(externalIds)}::text[])`))
-        : Promise.resolve(),
+    /** Marks a run's items as seen, with the hash of each item as now applied. */
+    async touchLinks(sourceId: string, rows: { externalId: string; contentHash: string }[], at: Date) {
+      if (!rows.length) return;
+      await db.execute(sql`update ${eventSources} as l set seen_at = ${at.toISOString()}, content_hash = v.h
+        from unnest(${column(rows, (r) => r.externalId)}::text[], ${column(rows, (r) => r.contentHash)}::text[]) as v(x, h)
+        where l.source_id = ${sourceId} and l.external_id = v.x`);
+    },
     /** Applies many updates in one statement: each row's id and the new values of the given columns. */
     async updateEvents(rows: EventUpdate[]) {
       if (!rows.length) return;
