@@ -115,3 +115,19 @@ test('the admin adds a CSV source on /admin/sources and runs it now', async ({ p
   await item.getByRole('button', { name: 'History' }).click();
   await expect(item.getByRole('table').getByText('manual')).toBeVisible();
 });
+
+test("the admin shows an event's check-in QR code on its page, ready to print", async ({ page, baseURL }) => {
+  await signInThroughUi(page, ADMIN);
+  const title = `Porch Concert ${unique()}`;
+  const id = await createPending(page, baseURL!, title, 3);
+  expect((await page.request.post(`/api/admin/events/${id}/approve`, { headers: { origin: baseURL! } })).status()).toBe(200);
+  await page.goto(`/events/${id}`);
+  await page.getByRole('button', { name: 'Check-in QR code' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Check-in QR code' });
+  const img = dialog.getByRole('img', { name: `Check-in QR code for ${title}` });
+  await expect(img).toBeVisible();
+  // The signed SVG really loaded (same-origin, admin cookie, allowed by the CSP).
+  await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  const png = await page.request.get(await dialog.getByRole('link', { name: 'Download PNG' }).getAttribute('href').then((h) => h!));
+  expect(png.headers()['content-type']).toBe('image/png');
+});

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import { dismissToast } from '../../components/ui/use-toast.ts';
 import EventPage, { projectPlaces } from './event-page.tsx';
-import { buildDetail, json, renderApp, stubFetch } from './test-helpers.tsx';
+import { buildDetail, buildUser, json, renderApp, stubFetch } from './test-helpers.tsx';
 
 // Rendering a page of cards in jsdom can take a while on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
@@ -20,6 +20,28 @@ const page = (
 );
 
 describe('EventPage', { timeout: 30_000 }, () => {
+  it("shows admins the event's check-in QR code to print or download, and nobody else", async () => {
+    const e = buildDetail({ title: 'Zebra Jazz Quartet' });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    const member = renderApp(page, { path: `/events/${e.id}`, user: buildUser() });
+    await screen.findByRole('heading', { level: 1, name: 'Zebra Jazz Quartet' });
+    expect(screen.queryByRole('button', { name: 'Check-in QR code' })).toBeNull();
+    member.unmount();
+
+    renderApp(page, { path: `/events/${e.id}`, user: buildUser({ role: 'admin' }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Check-in QR code' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Check-in QR code' });
+    const img = within(dialog).getByRole('img', { name: 'Check-in QR code for Zebra Jazz Quartet' });
+    expect(img.getAttribute('src')).toBe(`/api/admin/qr/event/${e.id}?format=svg`);
+    expect(within(dialog).getByRole('link', { name: 'Download PNG' }).getAttribute('href')).toBe(`/api/admin/qr/event/${e.id}?format=png`);
+    const open = vi.fn(() => null);
+    vi.stubGlobal('open', open);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Print' }));
+    expect(open).toHaveBeenCalledWith(`/api/admin/qr/event/${e.id}?format=svg`, '_blank');
+    // A blocked pop-up says what to do instead.
+    expect(await screen.findByText('Print window blocked')).toBeTruthy();
+  });
+
   it('shows the event: title, when in the city zone, venue, price, description, sources, calendar link and map', async () => {
     const e = buildDetail({
       title: 'Zebra Jazz Quartet',

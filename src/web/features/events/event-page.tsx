@@ -9,6 +9,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { CategoryChip, categoryStyle, EventImage } from './event-card.tsx';
 import { formatEventEnd, formatEventWhen, useCityConfig, useEventDetail } from './events.queries.ts';
 import { FavoriteButton } from './favorite-button.tsx';
+import { CheckInQrButton } from '../admin/check-in-qr.tsx';
 
 type Place = z.infer<typeof Neighbourhood>;
 
@@ -192,6 +193,7 @@ export default function EventPage() {
             <Share2 className="h-4 w-4" aria-hidden />
             Share
           </Button>
+          <CheckInQrButton eventId={event.id} title={event.title} />
         </div>
       </div>
 
