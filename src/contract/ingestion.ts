@@ -10,6 +10,18 @@ const sourceType = z
   .max(40)
   .regex(/^[a-z0-9_-]+$/, 'sourceType must be lower-case letters, digits, - or _');
 
+/** An uploaded CSV (config.csv) may be as large as a fetched feed. */
+export const MAX_CSV_UPLOAD_BYTES = 10 * 1024 * 1024;
+const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
+
+/** A connector's settings; an uploaded CSV is text of at most 10 MB. */
+const sourceConfig = z.record(z.string(), z.unknown()).superRefine((config, ctx) => {
+  const csv = config.csv;
+  if (csv === undefined) return;
+  if (typeof csv !== 'string') ctx.addIssue({ code: 'custom', path: ['csv'], message: 'config.csv must be the CSV text' });
+  else if (csv.length > MAX_CSV_UPLOAD_BYTES / 4 && utf8Bytes(csv) > MAX_CSV_UPLOAD_BYTES) ctx.addIssue({ code: 'custom', path: ['csv'], message: 'config.csv must be at most 10 MB' });
+});
+
 /** POST /api/admin/sources */
 export const SourceCreate = z.object({
   name: z.string().trim().min(1, 'name is required').max(120),
@@ -19,7 +31,7 @@ export const SourceCreate = z.object({
   intervalMinutes: z.number().int().min(1, 'intervalMinutes must be between 1 and 15').max(15, 'intervalMinutes must be between 1 and 15').default(10),
   trusted: z.boolean().default(false),
   enabled: z.boolean().default(true),
-  config: z.record(z.string(), z.unknown()).default({}),
+  config: sourceConfig.default({}),
 });
 export type SourceCreate = z.infer<typeof SourceCreate>;
 
@@ -32,7 +44,7 @@ export const SourcePatch = z
     intervalMinutes: z.number().int().min(1, 'intervalMinutes must be between 1 and 15').max(15, 'intervalMinutes must be between 1 and 15'),
     trusted: z.boolean(),
     enabled: z.boolean(),
-    config: z.record(z.string(), z.unknown()),
+    config: sourceConfig,
   })
   .partial();
 

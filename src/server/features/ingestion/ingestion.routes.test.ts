@@ -90,6 +90,25 @@ describe('sources API', () => {
     const [row] = await queryRows<{ config: { apiKey: string } }>(t.database.db, sql`select config from sources where id = ${created.json().id}`);
     expect(row!.config.apiKey).toBe('secret-key');
   });
+
+  it('takes an uploaded CSV of up to 10 MB, keeps its rows out of responses, and runs it', async () => {
+    const rows = ['Event name,When,Where', 'Harbor Cleanup,2026-11-28 10:00,Waterfront Park', 'Soup Night,2026-11-29 18:00,Kerns Hall'];
+    const created = await api('POST', '/api/admin/sources', { name: 'Sheet', connector: 'csv', sourceType: 'municipal', config: { csv: rows.join('\n'), mapping: { title: 'Event name', start: 'When', venue: 'Where' }, dateFormat: 'iso' } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().config).toEqual({ csv: '••••••', mapping: { title: 'Event name', start: 'When', venue: 'Where' }, dateFormat: 'iso' });
+    // Saving the form as shown keeps the stored rows.
+    const id = created.json().id as string;
+    await api('PATCH', `/api/admin/sources/${id}`, { config: { ...created.json().config, dateFormat: 'us' } });
+    const [row] = await queryRows<{ config: { csv: string; dateFormat: string } }>(t.database.db, sql`select config from sources where id = ${id}`);
+    expect(row!.config).toMatchObject({ csv: rows.join('\n'), dateFormat: 'us' });
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success', created: 2 });
+    expect(await titles()).toEqual(['Harbor Cleanup', 'Soup Night']);
+
+    const big = 'title,start\n' + 'Long row,2026-11-28 10:00\n'.repeat(Math.ceil((10 * 1024 * 1024) / 25));
+    const tooBig = await api('POST', '/api/admin/sources', { name: 'Huge', connector: 'csv', sourceType: 'municipal', config: { csv: big, mapping: { title: 'title', start: 'start' } } });
+    expect(tooBig.statusCode).toBe(400);
+    expect(tooBig.json().message).toContain('config.csv must be at most 10 MB');
+  });
 });
 
 describe('a run', () => {

@@ -4,9 +4,12 @@ import type { SourceRow } from './sources.repository.ts';
 export const MASK = '••••••';
 const SECRET = /token|key|secret|password/i;
 
-/** Config as admins see it: credentials masked, the rest as stored. */
+/**
+ * Config as admins see it: credentials masked, and an uploaded CSV's rows too (they can be
+ * megabytes; the mask sent back keeps them), the rest as stored.
+ */
 export function maskConfig(config: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, SECRET.test(k) && typeof v === 'string' && v ? MASK : v]));
+  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, (SECRET.test(k) || k === 'csv') && typeof v === 'string' && v ? MASK : v]));
 }
 
 /** A masked value sent back unchanged keeps the stored secret. */

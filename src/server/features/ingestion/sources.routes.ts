@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ImportUrlBody, ClassifyBody, ClassifyResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
+import { ImportUrlBody, ClassifyBody, MAX_CSV_UPLOAD_BYTES, ClassifyResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import { notFound } from '../../errors.ts';
 import { requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { classifierMetrics } from './classifier/metrics.ts';
@@ -9,6 +9,9 @@ import type { IngestionService } from './ingestion.service.ts';
 import type { Scheduler } from './scheduler.ts';
 import { mergeConfig, toSourceResponse } from './sources.mapper.ts';
 import type { SourcesRepository } from './sources.repository.ts';
+
+/** Room for an uploaded CSV of 10 MB inside the JSON body (quotes and newlines are escaped). */
+const SOURCE_BODY_LIMIT = 3 * MAX_CSV_UPLOAD_BYTES;
 
 const IdParams = z.object({ id: z.uuid('id must be a source id') });
 
@@ -27,14 +30,14 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
     return (await sources.list()).map(toSourceResponse);
   });
 
-  r.post('/api/admin/sources', { schema: { body: SourceCreate, response: { 201: SourceResponse } } }, async (req, reply) => {
+  r.post('/api/admin/sources', { schema: { body: SourceCreate, response: { 201: SourceResponse } }, bodyLimit: SOURCE_BODY_LIMIT }, async (req, reply) => {
     requireAdmin(req);
     const row = await sources.insert({ ...req.body, url: req.body.url ?? null });
     await deps.scheduler?.ensure(row.id, 0);
     return reply.status(201).send(toSourceResponse(row));
   });
 
-  r.patch('/api/admin/sources/:id', { schema: { params: IdParams, body: SourcePatch, response: { 200: SourceResponse } } }, async (req) => {
+  r.patch('/api/admin/sources/:id', { schema: { params: IdParams, body: SourcePatch, response: { 200: SourceResponse } }, bodyLimit: SOURCE_BODY_LIMIT }, async (req) => {
     requireAdmin(req);
     const current = await find(req.params.id);
     const { config, ...rest } = req.body;

@@ -161,7 +161,7 @@ describe('SourcesPage', () => {
     expect((within(dialog).getByLabelText('Interval (minutes)') as HTMLInputElement).value).toBe('10');
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Picnics' } });
     fireEvent.change(within(dialog).getByLabelText('Connector'), { target: { value: 'csv' } });
-    expect(within(dialog).getByText(/Needs \{ mapping: \{ title, start/)).toBeTruthy();
+    expect(within(dialog).getByText(/For a CSV URL: \{ mapping: \{ title, start/)).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('Config (JSON)'), { target: { value: '{ "mapping": ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
     expect(await within(dialog).findByText(/Config is not valid JSON/)).toBeTruthy();
@@ -173,6 +173,54 @@ describe('SourcesPage', () => {
     expect(posts).toEqual([
       { name: 'Picnics', connector: 'csv', sourceType: 'municipal', intervalMinutes: 10, trusted: false, enabled: true, config: { mapping: { title: 'title', start: 'start' } } },
     ]);
+  });
+});
+
+describe('CSV upload', () => {
+  it('reads the header, guesses the mapping, asks for what is missing, and sends the rows with the mapping', async () => {
+    const posts: Record<string, unknown>[] = [];
+    api({
+      extra: (url, init) => {
+        if (url.pathname !== '/api/admin/sources' || init?.method !== 'POST') return undefined;
+        posts.push(JSON.parse(String(init.body)));
+        return json(source({ name: 'Picnics', connector: 'csv' }), { status: 201 });
+      },
+    });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
+    fireEvent.click(screen.getByRole('button', { name: 'Add source' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add source' });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Picnics' } });
+    fireEvent.change(within(dialog).getByLabelText('Connector'), { target: { value: 'csv' } });
+    const text = '\uFEFF"Event Name";Location;"Notes; extra"\nPicnic;Laurelhurst Park;bring food\nSwap;Kerns;\n';
+    fireEvent.change(within(dialog).getByLabelText('Upload a CSV file'), { target: { files: [new File([text], 'picnics.csv', { type: 'text/csv' })] } });
+    expect((await within(dialog).findByTestId('csv-file')).textContent).toContain('2 rows, 3 columns');
+    const select = (label: string) => within(dialog).getByLabelText(label) as HTMLSelectElement;
+    expect(select('Title column *').value).toBe('Event Name');
+    expect(select('Venue column').value).toBe('Location');
+    expect(select('Start column *').value).toBe('');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
+    expect(await within(dialog).findByText('Choose the column for Start')).toBeTruthy();
+    expect(posts).toHaveLength(0);
+
+    fireEvent.change(select('Start column *'), { target: { value: 'Notes; extra' } });
+    fireEvent.change(select('Dates like 03/04/2026 are'), { target: { value: 'us' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]!.config).toEqual({ csv: text.replace('\uFEFF', ''), mapping: { title: 'Event Name', start: 'Notes; extra', venue: 'Location' }, dateFormat: 'us' });
+  });
+
+  it('refuses a file over 10 MB before sending it', async () => {
+    api();
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
+    fireEvent.click(screen.getByRole('button', { name: 'Add source' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add source' });
+    fireEvent.change(within(dialog).getByLabelText('Connector'), { target: { value: 'csv' } });
+    const huge = new File(['x'], 'huge.csv');
+    Object.defineProperty(huge, 'size', { value: 11 * 1024 * 1024 });
+    fireEvent.change(within(dialog).getByLabelText('Upload a CSV file'), { target: { files: [huge] } });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('huge.csv is larger than 10 MB');
   });
 });
 

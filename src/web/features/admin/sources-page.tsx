@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { FormError, FormField, InlineLoading, inputClass } from './admin-overlay.tsx';
+import { CsvUpload, mappingError, readCsvFile, type CsvAttachment } from './csv-upload.tsx';
 import {
   errorText,
   runSummaryText,
@@ -45,8 +46,8 @@ export const CONNECTOR_HINTS: Record<ConnectorId, { url: string; config: string;
   gancio: { url: 'The Gancio instance, e.g. https://gancio.example.org.', config: 'Usually empty: {}', example: {} },
   mobilizon: { url: 'The Mobilizon instance, e.g. https://mobilizon.example.org.', config: 'Optionally { group } to follow one group.', example: {} },
   csv: {
-    url: 'A CSV file URL, or leave empty and put the rows in config.csv.',
-    config: 'Needs { mapping: { title, start, ... } }: which column holds each field; optionally { csv: "title,start\\n..." } for inline rows.',
+    url: 'A CSV file URL, or leave empty and upload the file below.',
+    config: 'An uploaded file brings its own mapping (chosen above). For a CSV URL: { mapping: { title, start, ... } }, which column holds each field.',
     example: { mapping: { title: 'title', start: 'start' } },
   },
 };
@@ -419,6 +420,19 @@ function SourceForm(props: { mode: 'create'; onDone: () => void } | { mode: 'edi
   );
   const [typeTouched, setTypeTouched] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // A CSV file chosen in the form: sent as config.csv with its mapping and date format.
+  const [csv, setCsv] = useState<CsvAttachment | null>(null);
+  const isCsv = (source?.connector ?? form.connector) === 'csv';
+
+  async function chooseCsv(file: File) {
+    const read = await readCsvFile(file);
+    if ('error' in read) {
+      setErrors((e) => ({ ...e, csv: read.error }));
+      return;
+    }
+    setErrors(({ csv: _gone, ...rest }) => rest);
+    setCsv(read);
+  }
   const create = useCreateSource();
   const update = useUpdateSource();
   const pending = create.isPending || update.isPending;
@@ -444,12 +458,19 @@ function SourceForm(props: { mode: 'create'; onDone: () => void } | { mode: 'edi
     if ('error' in config) found.config = config.error;
     const interval = Number(form.intervalMinutes);
     if (!Number.isInteger(interval) || interval < 1 || interval > 15) found.intervalMinutes = 'Interval must be a whole number of minutes between 1 and 15';
+    let configValue = 'value' in config ? config.value : {};
+    if (isCsv && csv) {
+      const missing = mappingError(csv.mapping);
+      if (missing) found.csv = missing;
+      const mapping = Object.fromEntries(Object.entries(csv.mapping).filter(([, v]) => v));
+      configValue = { ...configValue, csv: csv.text, mapping, dateFormat: csv.dateFormat };
+    }
     const base = {
       name: form.name.trim(),
       sourceType: form.sourceType.trim(),
       intervalMinutes: interval,
       trusted: form.trusted,
-      config: 'value' in config ? config.value : {},
+      config: configValue,
     };
     const url = form.url.trim();
     let body: SourceCreateInput | SourcePatchInput;
@@ -556,6 +577,7 @@ function SourceForm(props: { mode: 'create'; onDone: () => void } | { mode: 'edi
           </label>
         )}
       </div>
+      {isCsv && <CsvUpload attachment={csv} error={errors.csv} onChoose={(f) => void chooseCsv(f)} onChange={setCsv} onRemove={() => setCsv(null)} />}
       <FormField
         label="Config (JSON)"
         error={errors.config}
