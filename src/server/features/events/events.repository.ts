@@ -102,19 +102,65 @@ const summaryColumns = (userId: string | null, near: { lat: number; lng: number 
 
 export type SummaryRow = { event: Omit<typeof events.$inferSelect, 'search'>; isFavorited: boolean; distanceM: number | null };
 
+/**
+ * Aggregates (list totals, facets, stats) are kept for the current value of the events
+ * version (a sequence that every write changing them moves, see migration 0007) and at most
+ * AGGREGATE_BUCKET_MS of the app's clock (what has ended moves with time, not with writes).
+ * A write still uncommitted when its count is read can leave that count behind for at most one
+ * bucket.
+ */
+export const AGGREGATE_BUCKET_MS = 15_000;
+const AGGREGATE_MAX_ENTRIES = 2000;
+
+function createAggregateCache() {
+  const entries = new Map<string, Promise<unknown>>();
+  return <T>(key: string, load: () => PromiseLike<T>): Promise<T> => {
+    let hit = entries.get(key) as Promise<T> | undefined;
+    if (!hit) {
+      // Promise.resolve: a Drizzle query is a lazy thenable that would run again on every await.
+      hit = Promise.resolve(load());
+      // A failed query is not kept.
+      hit.catch(() => entries.delete(key));
+      if (entries.size >= AGGREGATE_MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      entries.set(key, hit);
+    }
+    return hit;
+  };
+}
+
+/** The filter as a cache key: everything but `now`, which counts through its bucket. */
+const filterKey = (f: EventFilter) => JSON.stringify({ ...f, now: Math.floor(f.now.getTime() / AGGREGATE_BUCKET_MS) });
+
 /** Queries on events, their sources and favourites; no rules here. */
 export function createEventsRepository(db: Db) {
-  // A request's list and count receive the same filter object: the count runs once, and the
-  // ranked list reads it (see BROAD_MATCHES).
+  const cached = createAggregateCache();
+  const readVersion = async () => {
+    // Both drivers answer execute() with { rows }.
+    const result = (await db.execute(sql`select last_value::text || (case when is_called then '+' else '' end) as v from events_version_seq`)) as unknown as { rows: { v: string }[] };
+    return result.rows[0]?.v ?? '';
+  };
+  // One version read per request: its filter object (the same for its list, count and facets).
+  const versions = new WeakMap<EventFilter, Promise<string>>();
+  const versionFor = (f: EventFilter) => {
+    let v = versions.get(f);
+    if (!v) versions.set(f, (v = readVersion()));
+    return v;
+  };
+  // A request's list and count receive the same filter object: the count runs once (or not at
+  // all, when cached), and the ranked list reads it (see BROAD_MATCHES).
   const counts = new WeakMap<EventFilter, Promise<number>>();
   const countOnce = (f: EventFilter) => {
     let n = counts.get(f);
     if (!n) {
-      n = db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(events)
-        .where(and(...filterConditions(f)))
-        .then(([row]) => row?.n ?? 0);
+      n = versionFor(f).then((v) =>
+        cached(`count|${v}|${filterKey(f)}`, () =>
+          db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(events)
+            .where(and(...filterConditions(f)))
+            .then(([row]) => row?.n ?? 0),
+        ),
+      );
       counts.set(f, n);
     }
     return n;
@@ -182,12 +228,23 @@ export function createEventsRepository(db: Db) {
 
     async facet(f: EventFilter, by: 'category' | 'sourceType'): Promise<{ value: string; count: number }[]> {
       const col = by === 'category' ? events.category : events.sourceType;
-      return db
-        .select({ value: col, count: sql<number>`count(*)::int` })
-        .from(events)
-        .where(and(...filterConditions(f, by)))
-        .groupBy(col)
-        .orderBy(desc(sql`count(*)`), asc(col));
+      const v = await versionFor(f);
+      return cached(`facet:${by}|${v}|${filterKey(f)}`, () =>
+        db
+          .select({ value: col, count: sql<number>`count(*)::int` })
+          .from(events)
+          .where(and(...filterConditions(f, by)))
+          .groupBy(col)
+          .orderBy(desc(sql`count(*)`), asc(col)),
+      );
+    },
+
+    /** The events version now, for caching aggregates that take no filter (stats). */
+    version: readVersion,
+
+    /** Runs an aggregate once per events version, key and clock bucket (see AGGREGATE_BUCKET_MS). */
+    cachedAggregate<T>(version: string, key: string, now: Date, load: () => PromiseLike<T>): Promise<T> {
+      return cached(`${key}|${version}|${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}`, load);
     },
 
     async findById(id: string, userId: string | null): Promise<SummaryRow | undefined> {

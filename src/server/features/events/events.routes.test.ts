@@ -282,3 +282,39 @@ describe('admin events', () => {
     expect(count!.n).toBe(1);
   });
 });
+
+describe('cached totals', () => {
+  const total = async (url = '/api/events?category=Music') => Number((await get(url)).headers['x-total-count']);
+
+  it('answers totals, facets and stats from the cache until a write or the clock moves them', async () => {
+    const a = await buildEvent(t.database.db, { title: 'A', category: 'Music', startDate: inHours(2), endDate: inHours(3) });
+    await buildEvent(t.database.db, { title: 'B', category: 'Music', startDate: inHours(30) });
+    expect(await total()).toBe(2);
+    const facets = (await get('/api/events/facets')).json();
+    expect(facets.total).toBe(2);
+    expect((await get('/api/events/stats')).json().totalEvents).toBe(2);
+
+    // A change the version trigger does not see (switched off here) is not seen by the cache:
+    // proof that the totals come from it.
+    await t.database.db.execute(sql`alter table events disable trigger events_version_update`);
+    try {
+      await t.database.db.execute(sql`update events set category = 'Food' where id = ${a.id}`);
+    } finally {
+      await t.database.db.execute(sql`alter table events enable trigger events_version_update`);
+    }
+    expect(await total()).toBe(2);
+    expect((await get('/api/events/facets')).json().categories).toEqual([{ value: 'Music', count: 2 }]);
+
+    // Any write that can change a count moves the version: an insert, here.
+    await buildEvent(t.database.db, { title: 'C', category: 'Music', startDate: inHours(40) });
+    expect(await total()).toBe(2); // B and C; A is Food now
+    expect((await get('/api/events/stats')).json().totalEvents).toBe(3);
+
+    // A favourite changes no count and keeps the cache; time passing does move it.
+    const user = await signupUser(t.app);
+    await t.app.inject({ method: 'POST', url: `/api/user/favorites/${a.id}`, headers: { cookie: user.cookie, origin: TEST_ORIGIN } });
+    expect(await total('/api/events')).toBe(3);
+    t.clock.set(inHours(4)); // A has ended
+    expect(await total('/api/events')).toBe(2);
+  });
+});

@@ -69,11 +69,13 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
     async stats(): Promise<EventStats> {
       const now = clock.now();
       const day = zonedDayBounds(now, city.timeZone);
+      const f = { now };
+      const version = await repo.version();
       const [totalEvents, todayEvents, activeSources, covered] = await Promise.all([
-        repo.count({ now }),
-        repo.countStartingBetween(day.start, day.end),
-        repo.countActiveSources(now),
-        repo.neighbourhoodsWithEvents(now, new Date(now.getTime() + WEEK_MS)),
+        repo.count(f),
+        repo.cachedAggregate(version, `today:${day.start.toISOString()}`, now, () => repo.countStartingBetween(day.start, day.end)),
+        repo.cachedAggregate(version, 'activeSources', now, () => repo.countActiveSources(now)),
+        repo.cachedAggregate(version, 'neighbourhoods', now, () => repo.neighbourhoodsWithEvents(now, new Date(now.getTime() + WEEK_MS))),
       ]);
       const names = new Set(covered);
       const hit = city.neighbourhoods.filter((n) => names.has(n.name.toLowerCase())).length;
