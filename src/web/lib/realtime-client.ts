@@ -4,6 +4,24 @@ import type { AuthUser } from '../../contract/auth.ts';
 
 export type ConnectionState = 'connected' | 'disconnected';
 
+/**
+ * Event updates come in bursts (an ingestion run announces every event it stores): the event
+ * lists are refetched once per burst, this long after its first message, not once per message.
+ */
+export const EVENT_UPDATE_COALESCE_MS = 500;
+const pendingEventRefresh = new WeakMap<QueryClient, ReturnType<typeof setTimeout>>();
+
+function refreshEventsSoon(client: QueryClient) {
+  if (pendingEventRefresh.has(client)) return;
+  pendingEventRefresh.set(
+    client,
+    setTimeout(() => {
+      pendingEventRefresh.delete(client);
+      void client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith('/api/events') });
+    }, EVENT_UPDATE_COALESCE_MS),
+  );
+}
+
 /** Applies one server message to the query cache, so every screen updates without a reload. */
 export function applyServerMessage(client: QueryClient, msg: ServerMessage, onNotification?: (data: Record<string, unknown>) => void) {
   switch (msg.type) {
@@ -14,7 +32,7 @@ export function applyServerMessage(client: QueryClient, msg: ServerMessage, onNo
       }
       break;
     case 'event_update':
-      void client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith('/api/events') });
+      refreshEventsSoon(client);
       break;
     case 'notification':
       void client.invalidateQueries({ queryKey: ['/api/notifications'] });
