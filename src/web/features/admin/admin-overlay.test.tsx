@@ -31,7 +31,7 @@ function source(over: Partial<SourceResponse> = {}): SourceResponse {
 }
 
 /** A small imitation of the admin API: a pending list that approve/reject/patch really change. */
-function adminApi(opts: { pending?: EventSummary[]; aiStatus?: 'missing' | number; extra?: Handler } = {}) {
+function adminApi(opts: { pending?: EventSummary[]; aiStatus?: 'missing' | number; llm?: string; extra?: Handler } = {}) {
   let pending = [...(opts.pending ?? [])];
   const fetchFn = stubFetch((url, init) => {
     const extra = opts.extra?.(url, init);
@@ -40,7 +40,7 @@ function adminApi(opts: { pending?: EventSummary[]; aiStatus?: 'missing' | numbe
     if (url.pathname === '/api/events/stats') return json({ totalEvents: 128, todayEvents: 7, activeSources: 5, coverage: 85 });
     if (url.pathname === '/api/admin/ai-status') {
       if (opts.aiStatus === 'missing') return json({ code: 'not_found', message: 'Not Found' }, { status: 404 });
-      return json({ model: 'naive-bayes', accuracy: opts.aiStatus ?? 0.9416, macroF1: 0.93, evaluatedOn: '240 held-out events' });
+      return json({ model: 'naive-bayes', accuracy: opts.aiStatus ?? 0.9416, macroF1: 0.93, evaluatedOn: '240 held-out events', llm: opts.llm ? { model: opts.llm } : null });
     }
     if (url.pathname === '/api/admin/sources') return json([source(), source({ id: 's2', enabled: false }), source({ id: 's3' })]);
     if (url.pathname === '/api/admin/events/pending') return json(pending);
@@ -68,6 +68,13 @@ const callsTo = (fn: ReturnType<typeof stubFetch>, method: string, path: string)
   fn.mock.calls.filter(([input, init]) => (init?.method ?? 'GET') === method && new URL(String(input), 'http://localhost').pathname === path);
 
 describe('AdminOverlay for admins', () => {
+  it('says which language model gets the unsure events, when one is configured', async () => {
+    adminApi({ llm: 'llama3.1:8b' });
+    renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: ADMIN });
+    const dialog = await screen.findByRole('dialog', { name: 'Admin Dashboard' });
+    expect(await within(dialog).findByText('held-out, 240 held-out events; unsure events go to llama3.1:8b')).toBeTruthy();
+  });
+
   it('shows the four stat tiles: totals, enabled sources and the measured AI accuracy', async () => {
     adminApi();
     renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: ADMIN });
@@ -76,6 +83,7 @@ describe('AdminOverlay for admins', () => {
     expect(within(dialog).getByTestId("stat-Today's Events").textContent).toBe('7');
     await waitFor(() => expect(within(dialog).getByTestId('stat-Data Sources').textContent).toBe('2'));
     await waitFor(() => expect(within(dialog).getByTestId('stat-AI Accuracy').textContent).toBe('94.2%'));
+    expect(within(dialog).getByText('held-out, 240 held-out events')).toBeTruthy();
     expect(within(dialog).getByRole('link', { name: 'Manage sources' }).getAttribute('href')).toBe('/admin/sources');
   });
 

@@ -192,7 +192,7 @@ function AdminDashboard({ onNavigate }: { onNavigate: () => void }) {
         <StatTile label="Total Events" value={show(stats, stats.data?.totalEvents)} />
         <StatTile label="Today's Events" value={show(stats, stats.data?.todayEvents)} />
         <StatTile label="Data Sources" value={dataSources} />
-        <StatTile label="AI Accuracy" value={accuracy} note={ai.data ? `held-out, ${ai.data.evaluatedOn}` : undefined} />
+        <StatTile label="AI Accuracy" value={accuracy} note={ai.data ? `held-out, ${ai.data.evaluatedOn}${ai.data.llm ? `; unsure events go to ${ai.data.llm.model}` : ''}` : undefined} />
       </div>
       <div className="mt-3 flex justify-end">
         <Link href="/admin/sources" onClick={onNavigate} className={buttonClass('outline', 'min-h-11')}>

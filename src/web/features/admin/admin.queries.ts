@@ -21,6 +21,8 @@ export interface AiStatus {
   accuracy: number;
   macroF1: number;
   evaluatedOn: string;
+  /** The language model asked about low-confidence events (LLM_BASE_URL), or null. */
+  llm?: { model: string } | null;
 }
 
 export type SourceRun = z.infer<typeof SourceRunResponse>;
