@@ -30,6 +30,14 @@ describe('fan-out payloads', () => {
     expect(payloads.flatMap(unpackPayload)).toEqual(all);
   });
 
+  it('leaves out a message too large for a payload, keeping the others', () => {
+    const big: Envelope = { to: 'u1', msg: { type: 'notification', data: { message: 'x'.repeat(9000) } } };
+    const left: Envelope[] = [];
+    const payloads = packEnvelopes([env(1), big, env(2)], 7900, (e) => left.push(e));
+    expect(payloads.flatMap(unpackPayload)).toEqual([env(1), env(2)]);
+    expect(left).toEqual([big]);
+  });
+
   it('reads a single envelope (an older instance) as one message', () => {
     expect(unpackPayload(JSON.stringify(env(1)))).toEqual([env(1)]);
     expect(packEnvelopes([])).toEqual([]);

@@ -20,14 +20,22 @@ export interface Envelope {
 /** Under PostgreSQL's 8000-byte NOTIFY payload limit, with room for the array's brackets. */
 const MAX_PAYLOAD_BYTES = 7900;
 
-/** Packs envelopes, in order, into as few JSON-array payloads as the size limit allows. */
-export function packEnvelopes(envelopes: readonly Envelope[], maxBytes = MAX_PAYLOAD_BYTES): string[] {
+/**
+ * Packs envelopes, in order, into as few JSON-array payloads as the size limit allows. One that
+ * cannot fit in a payload on its own is left out and handed to `tooLarge` (PostgreSQL would
+ * refuse the whole statement, and with it the messages around it).
+ */
+export function packEnvelopes(envelopes: readonly Envelope[], maxBytes = MAX_PAYLOAD_BYTES, tooLarge?: (e: Envelope) => void): string[] {
   const payloads: string[] = [];
   let parts: string[] = [];
   let size = 2;
   for (const e of envelopes) {
     const text = JSON.stringify(e);
     const bytes = Buffer.byteLength(text) + 1;
+    if (bytes + 2 > maxBytes) {
+      tooLarge?.(e);
+      continue;
+    }
     if (parts.length && size + bytes > maxBytes) {
       payloads.push(`[${parts.join(',')}]`);
       parts = [];
@@ -71,7 +79,8 @@ async function createFanout(database: Database, deliver: (e: Envelope) => void, 
     while (queue.length) {
       const batch = queue;
       queue = [];
-      await notify(packEnvelopes(batch)).catch(onError);
+      const payloads = packEnvelopes(batch, MAX_PAYLOAD_BYTES, (e) => onError(new Error(`realtime message of type ${e.msg.type} is too large to send`)));
+      if (payloads.length) await notify(payloads).catch(onError);
     }
     flushing = null;
   };
