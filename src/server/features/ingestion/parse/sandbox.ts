@@ -137,13 +137,16 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       stats.crashed++;
       kill(slot, new SourceError(`the parser failed: ${err.message}`));
     });
-    child.on('exit', (code, signal) => {
+    child.on('exit', () => {
       clearTimeout(startup);
       slot.ready = false;
+    });
+    // 'close' comes after 'exit' once stderr is drained: the reason for a crash (V8's "heap out
+    // of memory", say) is read in full, however busy the machine.
+    child.on('close', (code, signal) => {
       if (slot.dead) return;
       stats.crashed++;
-      // stderr may still be draining: give it a moment before explaining the exit.
-      setImmediate(() => kill(slot, crashReason(slot.stderr, code, signal, heapMb)));
+      kill(slot, crashReason(slot.stderr, code, signal, heapMb));
     });
     slots.push(slot);
     return slot;
