@@ -27,10 +27,10 @@ import {
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
-  type FetchResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
 import { inOpenDataWindow, isTimeZone, mapOpenDataRecord, openDataMappingSchema } from './socrata.connector.ts';
+import { fetchApi, readConfig, readJson } from './api.ts';
 
 const PROVIDER = 'CKAN';
 const MAX_PAGES = 20;
@@ -91,12 +91,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   return { candidates: [...found.values()] };
 }
 
-function parseConfig(input: Record<string, unknown>) {
-  const parsed = configSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SourceError(`ckan config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
-}
+const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'ckan');
 
 /** The CKAN site root, from the source URL (which may point into /api/ or at a dataset page). */
 function siteBase(url: string | null): string {
@@ -121,22 +116,9 @@ function sortsByTime(fields: unknown, column: string): boolean {
 }
 
 async function search(ctx: ConnectorContext, url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
-  let res: FetchResult;
-  try {
-    res = await ctx.fetch(url, { headers });
-  } catch (err) {
-    if (err instanceof SourceError) throw err;
-    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  let body: Record<string, unknown> | undefined;
-  let parsed = false;
-  try {
-    const value: unknown = JSON.parse(res.text());
-    if (value && typeof value === 'object' && !Array.isArray(value)) body = value as Record<string, unknown>;
-    parsed = true;
-  } catch {
-    // reported below, after the status
-  }
+  const res = await fetchApi(ctx, PROVIDER, url, { headers });
+  const { json, parsed } = readJson(res);
+  const body = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
   // CKAN errors: { "success": false, "error": { "__type": "Not Found Error", "message": "..." } }
   const error = body?.error && typeof body.error === 'object' ? (body.error as Record<string, unknown>) : undefined;
   const message = typeof error?.message === 'string' ? error.message : typeof error?.__type === 'string' ? error.__type : undefined;

@@ -24,9 +24,9 @@ import {
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
-  type FetchResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
+import { fetchApi, readConfig, readJson } from './api.ts';
 
 const PROVIDER = 'Eventbrite';
 const DEFAULT_BASE = 'https://www.eventbriteapi.com/v3';
@@ -73,12 +73,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   return { candidates: [...found.values()] };
 }
 
-function parseConfig(input: Record<string, unknown>) {
-  const parsed = configSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SourceError(`eventbrite config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
-}
+const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'eventbrite');
 
 function apiBase(url: string | null): string {
   if (!url) return DEFAULT_BASE;
@@ -173,21 +168,8 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
 }
 
 async function requestJson(ctx: ConnectorContext, url: string, token: string): Promise<unknown> {
-  let res: FetchResult;
-  try {
-    res = await ctx.fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-  } catch (err) {
-    if (err instanceof SourceError) throw err;
-    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  let body: unknown;
-  let parsed = false;
-  try {
-    body = JSON.parse(res.text());
-    parsed = true;
-  } catch {
-    // reported below, after the status
-  }
+  const res = await fetchApi(ctx, PROVIDER, url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  const { json: body, parsed } = readJson(res);
   if (res.status < 200 || res.status > 299) {
     // Eventbrite errors: { "status_code": 401, "error": "INVALID_AUTH", "error_description": "..." }
     const reason = str(rec(body)?.error_description) ?? str(rec(body)?.error);

@@ -21,9 +21,9 @@ import {
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
-  type FetchResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
+import { fetchApi, readConfig } from './api.ts';
 
 const PROVIDER = 'Gancio';
 const MAX_PAGES = 20;
@@ -67,12 +67,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   return { candidates: [...found.values()] };
 }
 
-function parseConfig(input: Record<string, unknown>) {
-  const parsed = configSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SourceError(`gancio config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
-}
+const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'gancio');
 
 function instanceBase(url: string | null): string {
   if (!url) throw new SourceError('gancio: the source URL (the instance) is required');
@@ -125,13 +120,7 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
 }
 
 async function requestJson(ctx: ConnectorContext, url: string): Promise<unknown> {
-  let res: FetchResult;
-  try {
-    res = await ctx.fetch(url, { headers: { accept: 'application/json' } });
-  } catch (err) {
-    if (err instanceof SourceError) throw err;
-    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const res = await fetchApi(ctx, PROVIDER, url, { headers: { accept: 'application/json' } });
   if (res.status === 401 || res.status === 403) throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status})`);
   if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429)`);
   if (res.status < 200 || res.status > 299) throw new SourceError(`${PROVIDER} answered HTTP ${res.status}`);

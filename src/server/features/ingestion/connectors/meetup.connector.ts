@@ -23,9 +23,9 @@ import {
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
-  type FetchResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
+import { fetchApi, readConfig, readJson } from './api.ts';
 
 const PROVIDER = 'Meetup';
 const DEFAULT_ENDPOINT = 'https://api.meetup.com/gql-ext';
@@ -93,12 +93,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   return { candidates: [...found.values()] };
 }
 
-function parseConfig(input: Record<string, unknown>) {
-  const parsed = configSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SourceError(`meetup config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
-}
+const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'meetup');
 
 function apiEndpoint(url: string | null): string {
   if (!url) return DEFAULT_ENDPOINT;
@@ -177,25 +172,13 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
 }
 
 async function graphql(ctx: ConnectorContext, endpoint: string, token: string, variables: Record<string, unknown>): Promise<Json> {
-  let res: FetchResult;
-  try {
-    res = await ctx.fetch(endpoint, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: GROUP_EVENTS_QUERY, variables }),
-    });
-  } catch (err) {
-    if (err instanceof SourceError) throw err;
-    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  let body: Json | undefined;
-  let parsed = false;
-  try {
-    body = rec(JSON.parse(res.text()));
-    parsed = true;
-  } catch {
-    // reported below, after the status
-  }
+  const res = await fetchApi(ctx, PROVIDER, endpoint, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query: GROUP_EVENTS_QUERY, variables }),
+  });
+  const { json, parsed } = readJson(res);
+  const body = rec(json);
   const firstError = rec(arr(body?.errors)[0]);
   const reason = str(firstError?.message);
   const code = str(rec(firstError?.extensions)?.code)?.toUpperCase();

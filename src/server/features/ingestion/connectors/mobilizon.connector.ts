@@ -24,9 +24,9 @@ import {
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
-  type FetchResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
+import { fetchApi, readConfig, readJson } from './api.ts';
 
 const PROVIDER = 'Mobilizon';
 const MAX_PAGES = 20;
@@ -109,12 +109,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   return { candidates: [...found.values()] };
 }
 
-function parseConfig(input: Record<string, unknown>) {
-  const parsed = configSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SourceError(`mobilizon config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
-}
+const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'mobilizon');
 
 function instanceBase(url: string | null): string {
   if (!url) throw new SourceError('mobilizon: the source URL (the instance) is required');
@@ -188,25 +183,13 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
 }
 
 async function graphql(ctx: ConnectorContext, endpoint: string, query: string, variables: Record<string, unknown>): Promise<Json> {
-  let res: FetchResult;
-  try {
-    res = await ctx.fetch(endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-  } catch (err) {
-    if (err instanceof SourceError) throw err;
-    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  let body: Json | undefined;
-  let parsed = false;
-  try {
-    body = rec(JSON.parse(res.text()));
-    parsed = true;
-  } catch {
-    // reported below, after the status
-  }
+  const res = await fetchApi(ctx, PROVIDER, endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const { json, parsed } = readJson(res);
+  const body = rec(json);
   // Mobilizon errors: { "data": { "group": null }, "errors": [{ "message": "Group not found", "status_code": 404 }] }
   const firstError = rec(arr(body?.errors)[0]);
   const reason = str(firstError?.message);

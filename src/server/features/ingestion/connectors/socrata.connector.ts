@@ -34,9 +34,9 @@ import {
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
-  type FetchResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
+import { fetchApi, readConfig, readJson } from './api.ts';
 
 const PROVIDER = 'Socrata';
 const MAX_PAGES = 20;
@@ -313,12 +313,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   return { candidates: [...found.values()] };
 }
 
-function parseConfig(input: Record<string, unknown>) {
-  const parsed = configSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SourceError(`socrata config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
-}
+const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'socrata');
 
 function apiHost(url: string | null, domain: string | undefined): string {
   if (url) {
@@ -333,21 +328,8 @@ function apiHost(url: string | null, domain: string | undefined): string {
 }
 
 async function requestJson(ctx: ConnectorContext, url: string, headers: Record<string, string>): Promise<unknown> {
-  let res: FetchResult;
-  try {
-    res = await ctx.fetch(url, { headers });
-  } catch (err) {
-    if (err instanceof SourceError) throw err;
-    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  let body: unknown;
-  let parsed = false;
-  try {
-    body = JSON.parse(res.text());
-    parsed = true;
-  } catch {
-    // reported below, after the status
-  }
+  const res = await fetchApi(ctx, PROVIDER, url, { headers });
+  const { json: body, parsed } = readJson(res);
   if (res.status < 200 || res.status > 299) {
     // SODA errors: { "code": "query.soql.no-such-column", "error": true, "message": "..." }
     const o = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};

@@ -29,9 +29,9 @@ import {
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
-  type FetchResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
+import { fetchApi, readConfig, readJson } from './api.ts';
 
 const PROVIDER = 'Ticketmaster';
 const DEFAULT_BASE = 'https://app.ticketmaster.com/discovery/v2';
@@ -87,12 +87,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   return { candidates: [...found.values()] };
 }
 
-function parseConfig(input: Record<string, unknown>): Config {
-  const parsed = configSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SourceError(`ticketmaster config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
-}
+const parseConfig = (input: Record<string, unknown>): Config => readConfig(configSchema, input, 'ticketmaster');
 
 function apiBase(url: string | null): string {
   if (!url) return DEFAULT_BASE;
@@ -234,21 +229,8 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
 }
 
 async function requestJson(ctx: ConnectorContext, url: string): Promise<unknown> {
-  let res: FetchResult;
-  try {
-    res = await ctx.fetch(url, { headers: { accept: 'application/json' } });
-  } catch (err) {
-    if (err instanceof SourceError) throw err;
-    throw new SourceError(`${PROVIDER} could not be reached: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  let body: unknown;
-  let parsed = false;
-  try {
-    body = JSON.parse(res.text());
-    parsed = true;
-  } catch {
-    // reported below, after the status
-  }
+  const res = await fetchApi(ctx, PROVIDER, url, { headers: { accept: 'application/json' } });
+  const { json: body, parsed } = readJson(res);
   if (res.status < 200 || res.status > 299) {
     const fault = rec(rec(body)?.fault);
     const reason = str(fault?.faultstring) ?? str(rec(arr(rec(body)?.errors)[0])?.detail);
