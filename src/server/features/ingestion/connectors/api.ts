@@ -1,7 +1,23 @@
 // What the API connectors (Eventbrite, Meetup, Ticketmaster, Socrata, CKAN, Gancio, Mobilizon)
-// share: reading their config, reaching the provider, and reading its JSON answer.
+// share: reading their config, reaching the provider, checking its status, reading its JSON
+// answer, and picking values out of that JSON.
 import type { z } from 'zod';
-import { SourceError, type ConnectorContext, type FetchResult } from '../ingestion.types.ts';
+import { SourceError, type ConnectorContext, type FetchResult, type SafeFetchInit } from '../ingestion.types.ts';
+
+/** A JSON object as the connectors read it: any field may be missing or of another type. */
+export type Json = Record<string, unknown>;
+
+/** The value if it is a JSON object (not null, not an array). */
+export const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+/** The value if it is an array, else an empty one. */
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** A non-blank string, trimmed. */
+export const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+/** A finite number, or a string that holds one. */
+export const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
 
 /** Validates a connector's config, naming the connector and the first bad field. */
 export function readConfig<S extends z.ZodType>(schema: S, input: Record<string, unknown>, connector: string): z.infer<S> {
@@ -28,4 +44,81 @@ export function readJson(res: FetchResult): { json: unknown; parsed: boolean } {
   } catch {
     return { json: undefined, parsed: false };
   }
+}
+
+/** What a provider's body says about a failure, besides the HTTP status. */
+export interface ProviderFailure {
+  /** The provider's own words, shown after the status. */
+  reason?: string;
+  /** The body says the credentials were refused (a GraphQL error code, say), whatever the status. */
+  denied?: boolean;
+  /** The body says the caller is rate limited, whatever the status. */
+  rateLimited?: boolean;
+  /** The status to name for refused credentials when the body gives its own (Mobilizon's status_code). */
+  deniedStatus?: number;
+}
+
+/** ": reason" (at most 200 characters of it), or nothing without a reason. */
+export const reasonSuffix = (reason: string | undefined): string => (reason ? `: ${reason.slice(0, 200)}` : '');
+
+/** Throws a SourceError naming the provider and the status unless the answer is a success. */
+export function checkStatus(provider: string, status: number, failure: ProviderFailure = {}): void {
+  const suffix = reasonSuffix(failure.reason);
+  if (status === 401 || status === 403 || failure.denied) throw new SourceError(`credentials refused by ${provider} (HTTP ${failure.deniedStatus ?? status}${suffix})`);
+  if (status === 429 || failure.rateLimited) throw new SourceError(`rate limited by ${provider} (HTTP ${status}${suffix})`);
+  if (status < 200 || status > 299) throw new SourceError(`${provider} answered HTTP ${status}${suffix}`);
+}
+
+export interface RequestJsonOptions extends SafeFetchInit {
+  /** Reads the provider's account of a failure out of its body (parsed JSON, or undefined). */
+  failure?: (body: unknown) => ProviderFailure;
+  /** Added to the malformed-JSON message: a hint at what a wrong source URL looks like. */
+  notJsonHint?: string;
+}
+
+/**
+ * Asks a provider's API for JSON (Accept: application/json unless the headers say otherwise):
+ * an unreachable provider, a refused or failed status, or a body that is not JSON becomes a
+ * SourceError naming the provider.
+ */
+export async function requestJson(ctx: ConnectorContext, provider: string, url: string, options: RequestJsonOptions = {}): Promise<unknown> {
+  const { failure, notJsonHint = '', ...init } = options;
+  const res = await fetchApi(ctx, provider, url, { ...init, headers: { accept: 'application/json', ...init.headers } });
+  const { json, parsed } = readJson(res);
+  checkStatus(provider, res.status, failure?.(json));
+  if (!parsed) throw new SourceError(`${provider} sent malformed JSON (HTTP ${res.status})${notJsonHint}`);
+  return json;
+}
+
+export interface GraphqlRequest {
+  query: string;
+  variables: Record<string, unknown>;
+  /** Extra headers (authorization). */
+  headers?: Record<string, string>;
+  /** What the provider's first GraphQL error (if any) says beyond its message: refused credentials, rate limiting. */
+  failure?: (error: Json | undefined) => Omit<ProviderFailure, 'reason'>;
+  notJsonHint?: string;
+  /** Whether data that came with an error still answers the query (else the error is thrown). */
+  answered: (data: Json) => boolean;
+}
+
+/**
+ * POSTs a GraphQL query and returns its data; the first GraphQL error's message is the reason
+ * named by a failed status, or by a "GraphQL error" when the data does not answer the query.
+ */
+export async function requestGraphql(ctx: ConnectorContext, provider: string, endpoint: string, request: GraphqlRequest): Promise<Json> {
+  const firstError = (body: unknown) => rec(arr(rec(body)?.errors)[0]);
+  const body = rec(
+    await requestJson(ctx, provider, endpoint, {
+      method: 'POST',
+      headers: { ...request.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: request.query, variables: request.variables }),
+      failure: (json) => ({ ...request.failure?.(firstError(json)), reason: str(firstError(json)?.message) }),
+      notJsonHint: request.notJsonHint,
+    }),
+  );
+  const reason = str(firstError(body)?.message);
+  const data = rec(body?.data);
+  if (!data || (reason && !request.answered(data))) throw new SourceError(`${provider} GraphQL error${reasonSuffix(reason) || ': no data'}`);
+  return data;
 }

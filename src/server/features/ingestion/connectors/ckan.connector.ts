@@ -30,7 +30,7 @@ import {
   type SourceSpec,
 } from '../ingestion.types.ts';
 import { inOpenDataWindow, isTimeZone, mapOpenDataRecord, openDataMappingSchema } from './socrata.connector.ts';
-import { fetchApi, readConfig, readJson } from './api.ts';
+import { readConfig, reasonSuffix, rec, requestJson } from './api.ts';
 
 const PROVIDER = 'CKAN';
 const MAX_PAGES = 20;
@@ -63,8 +63,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
   const limit = config.pageSize ?? 1000;
   const { mapping } = config;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (config.apiKey) headers.authorization = config.apiKey;
+  const headers: Record<string, string> = config.apiKey ? { authorization: config.apiKey } : {};
 
   const found = new Map<string, CandidateEvent>();
   let offset = 0;
@@ -77,8 +76,8 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
 
     let lastStart: Date | undefined;
     for (const record of records) {
-      if (!record || typeof record !== 'object' || Array.isArray(record)) continue;
-      const candidate = mapOpenDataRecord(record as Record<string, unknown>, mapping, zone);
+      const fields = rec(record);
+      const candidate = fields && mapOpenDataRecord(fields, mapping, zone);
       if (!candidate) continue;
       lastStart = candidate.start;
       if (inOpenDataWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
@@ -116,21 +115,17 @@ function sortsByTime(fields: unknown, column: string): boolean {
 }
 
 async function search(ctx: ConnectorContext, url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
-  const res = await fetchApi(ctx, PROVIDER, url, { headers });
-  const { json, parsed } = readJson(res);
-  const body = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
-  // CKAN errors: { "success": false, "error": { "__type": "Not Found Error", "message": "..." } }
-  const error = body?.error && typeof body.error === 'object' ? (body.error as Record<string, unknown>) : undefined;
-  const message = typeof error?.message === 'string' ? error.message : typeof error?.__type === 'string' ? error.__type : undefined;
-  const suffix = message ? `: ${message.slice(0, 200)}` : '';
-  if (res.status === 401 || res.status === 403) throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status}${suffix})`);
-  if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429${suffix})`);
-  if (res.status < 200 || res.status > 299) throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
-  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status})`);
-  if (body?.success !== true) throw new SourceError(`${PROVIDER} datastore_search failed${suffix || ': no success flag'}`);
-  const result = body.result;
-  if (!result || typeof result !== 'object' || Array.isArray(result)) throw new SourceError(`${PROVIDER} answered without a result`);
-  return result as Record<string, unknown>;
+  const body = rec(await requestJson(ctx, PROVIDER, url, { headers, failure: (json) => ({ reason: ckanError(json) }) }));
+  if (body?.success !== true) throw new SourceError(`${PROVIDER} datastore_search failed${reasonSuffix(ckanError(body)) || ': no success flag'}`);
+  const result = rec(body.result);
+  if (!result) throw new SourceError(`${PROVIDER} answered without a result`);
+  return result;
+}
+
+/** CKAN errors: { "success": false, "error": { "__type": "Not Found Error", "message": "..." } } */
+function ckanError(body: unknown): string | undefined {
+  const error = rec(rec(body)?.error);
+  return typeof error?.message === 'string' ? error.message : typeof error?.__type === 'string' ? error.__type : undefined;
 }
 
 export const ckanConnector: Connector = { id: 'ckan', run };

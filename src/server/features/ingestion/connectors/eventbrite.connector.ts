@@ -26,7 +26,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { fetchApi, readConfig, readJson } from './api.ts';
+import { num, readConfig, rec, requestJson, str, type Json } from './api.ts';
 
 const PROVIDER = 'Eventbrite';
 const DEFAULT_BASE = 'https://www.eventbriteapi.com/v3';
@@ -54,7 +54,9 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     const q = new URLSearchParams({ status: 'live', order_by: 'start_asc', expand: EXPAND });
     if (next.continuation) q.set('continuation', next.continuation);
     else if (next.page) q.set('page', String(next.page));
-    const body = rec(await requestJson(ctx, `${base}/${list}/events/?${q.toString()}`, config.token));
+    const body = rec(
+      await requestJson(ctx, PROVIDER, `${base}/${list}/events/?${q.toString()}`, { headers: { authorization: `Bearer ${config.token}` }, failure: eventbriteFailure }),
+    );
     if (!body || !Array.isArray(body.events)) throw new SourceError(`${PROVIDER} answered JSON without an events list`);
 
     let lastStart: Date | undefined;
@@ -167,27 +169,7 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
   return c.start.getTime() <= horizonEnd.getTime() && (c.end ?? c.start).getTime() >= now.getTime();
 }
 
-async function requestJson(ctx: ConnectorContext, url: string, token: string): Promise<unknown> {
-  const res = await fetchApi(ctx, PROVIDER, url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-  const { json: body, parsed } = readJson(res);
-  if (res.status < 200 || res.status > 299) {
-    // Eventbrite errors: { "status_code": 401, "error": "INVALID_AUTH", "error_description": "..." }
-    const reason = str(rec(body)?.error_description) ?? str(rec(body)?.error);
-    const suffix = reason ? `: ${reason.slice(0, 200)}` : '';
-    if (res.status === 401 || res.status === 403) throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status}${suffix})`);
-    if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429${suffix})`);
-    throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
-  }
-  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status})`);
-  return body;
-}
-
-type Json = Record<string, unknown>;
-const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
+/** Eventbrite errors: { "status_code": 401, "error": "INVALID_AUTH", "error_description": "..." } */
+const eventbriteFailure = (body: unknown) => ({ reason: str(rec(body)?.error_description) ?? str(rec(body)?.error) });
 
 export const eventbriteConnector: Connector = { id: 'eventbrite', run };

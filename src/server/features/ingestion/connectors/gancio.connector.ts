@@ -23,7 +23,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { fetchApi, readConfig } from './api.ts';
+import { arr, num, readConfig, rec, requestJson, str } from './api.ts';
 
 const PROVIDER = 'Gancio';
 const MAX_PAGES = 20;
@@ -51,7 +51,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
       page: String(page),
     });
     if (config.tags) q.set('tags', config.tags.join(','));
-    const events = await requestJson(ctx, `${instance}/api/events?${q.toString()}`);
+    const events = await requestJson(ctx, PROVIDER, `${instance}/api/events?${q.toString()}`, { notJsonHint: '; is the source URL a Gancio instance?' });
     if (!Array.isArray(events)) throw new SourceError(`${PROVIDER} answered JSON that is not a list of events`);
 
     let fresh = 0;
@@ -118,26 +118,5 @@ function toCandidate(raw: unknown, instance: string): CandidateEvent | undefined
 function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
   return c.start.getTime() <= horizonEnd.getTime() && (c.end ?? c.start).getTime() >= now.getTime();
 }
-
-async function requestJson(ctx: ConnectorContext, url: string): Promise<unknown> {
-  const res = await fetchApi(ctx, PROVIDER, url, { headers: { accept: 'application/json' } });
-  if (res.status === 401 || res.status === 403) throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status})`);
-  if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429)`);
-  if (res.status < 200 || res.status > 299) throw new SourceError(`${PROVIDER} answered HTTP ${res.status}`);
-  try {
-    return JSON.parse(res.text());
-  } catch {
-    throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status}); is the source URL a Gancio instance?`);
-  }
-}
-
-type Json = Record<string, unknown>;
-const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
 
 export const gancioConnector: Connector = { id: 'gancio', run };

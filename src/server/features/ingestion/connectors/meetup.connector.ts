@@ -25,7 +25,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { fetchApi, readConfig, readJson } from './api.ts';
+import { arr, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
 
 const PROVIDER = 'Meetup';
 const DEFAULT_ENDPOINT = 'https://api.meetup.com/gql-ext';
@@ -171,36 +171,18 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
   return c.start.getTime() <= horizonEnd.getTime() && (c.end ?? c.start).getTime() >= now.getTime();
 }
 
-async function graphql(ctx: ConnectorContext, endpoint: string, token: string, variables: Record<string, unknown>): Promise<Json> {
-  const res = await fetchApi(ctx, PROVIDER, endpoint, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: GROUP_EVENTS_QUERY, variables }),
+function graphql(ctx: ConnectorContext, endpoint: string, token: string, variables: Record<string, unknown>): Promise<Json> {
+  return requestGraphql(ctx, PROVIDER, endpoint, {
+    query: GROUP_EVENTS_QUERY,
+    variables,
+    headers: { authorization: `Bearer ${token}` },
+    // Meetup says what went wrong in the error's extensions.code, often with HTTP 200.
+    failure: (error) => {
+      const code = str(rec(error?.extensions)?.code)?.toUpperCase();
+      return { denied: code === 'UNAUTHENTICATED' || code === 'UNAUTHORIZED' || code === 'FORBIDDEN', rateLimited: code === 'RATE_LIMITED' };
+    },
+    answered: (data) => Boolean(rec(data.groupByUrlname)),
   });
-  const { json, parsed } = readJson(res);
-  const body = rec(json);
-  const firstError = rec(arr(body?.errors)[0]);
-  const reason = str(firstError?.message);
-  const code = str(rec(firstError?.extensions)?.code)?.toUpperCase();
-  const suffix = reason ? `: ${reason.slice(0, 200)}` : '';
-  if (res.status === 401 || res.status === 403 || code === 'UNAUTHENTICATED' || code === 'UNAUTHORIZED' || code === 'FORBIDDEN') {
-    throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status}${suffix})`);
-  }
-  if (res.status === 429 || code === 'RATE_LIMITED') throw new SourceError(`rate limited by ${PROVIDER} (HTTP ${res.status}${suffix})`);
-  if (res.status < 200 || res.status > 299) throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
-  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status})`);
-  const data = rec(body?.data);
-  if (!data || (reason && !rec(data.groupByUrlname))) throw new SourceError(`${PROVIDER} GraphQL error${suffix || ': no data'}`);
-  return data;
 }
-
-type Json = Record<string, unknown>;
-const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
 
 export const meetupConnector: Connector = { id: 'meetup', run };

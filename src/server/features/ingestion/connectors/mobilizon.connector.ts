@@ -26,7 +26,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { fetchApi, readConfig, readJson } from './api.ts';
+import { arr, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
 
 const PROVIDER = 'Mobilizon';
 const MAX_PAGES = 20;
@@ -182,38 +182,18 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
   return c.start.getTime() <= horizonEnd.getTime() && (c.end ?? c.start).getTime() >= now.getTime();
 }
 
-async function graphql(ctx: ConnectorContext, endpoint: string, query: string, variables: Record<string, unknown>): Promise<Json> {
-  const res = await fetchApi(ctx, PROVIDER, endpoint, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query, variables }),
+function graphql(ctx: ConnectorContext, endpoint: string, query: string, variables: Record<string, unknown>): Promise<Json> {
+  return requestGraphql(ctx, PROVIDER, endpoint, {
+    query,
+    variables,
+    // Mobilizon errors: { "data": { "group": null }, "errors": [{ "message": "Group not found", "status_code": 404 }] }
+    failure: (error) => {
+      const status = num(error?.status_code);
+      return { denied: status === 401 || status === 403, deniedStatus: status };
+    },
+    notJsonHint: '; is the source URL a Mobilizon instance?',
+    answered: (data) => Object.values(data).some((v) => v !== null && v !== undefined),
   });
-  const { json, parsed } = readJson(res);
-  const body = rec(json);
-  // Mobilizon errors: { "data": { "group": null }, "errors": [{ "message": "Group not found", "status_code": 404 }] }
-  const firstError = rec(arr(body?.errors)[0]);
-  const reason = str(firstError?.message);
-  const errorStatus = num(firstError?.status_code);
-  const suffix = reason ? `: ${reason.slice(0, 200)}` : '';
-  if (res.status === 401 || res.status === 403 || errorStatus === 401 || errorStatus === 403) {
-    throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${errorStatus ?? res.status}${suffix})`);
-  }
-  if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429${suffix})`);
-  if (res.status < 200 || res.status > 299) throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
-  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status}); is the source URL a Mobilizon instance?`);
-  const data = rec(body?.data);
-  const answered = data && Object.values(data).some((v) => v !== null && v !== undefined);
-  if (!data || (reason && !answered)) throw new SourceError(`${PROVIDER} GraphQL error${suffix || ': no data'}`);
-  return data;
 }
-
-type Json = Record<string, unknown>;
-const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
 
 export const mobilizonConnector: Connector = { id: 'mobilizon', run };

@@ -36,7 +36,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { fetchApi, readConfig, readJson } from './api.ts';
+import { readConfig, rec, requestJson } from './api.ts';
 
 const PROVIDER = 'Socrata';
 const MAX_PAGES = 20;
@@ -228,8 +228,8 @@ function readPrice(v: unknown): number | undefined {
 
 /** A point: GeoJSON {type: Point, coordinates: [lng, lat]}, Socrata's legacy location, or WKT. */
 function point(v: unknown): { lat?: number; lng?: number; address?: string } | undefined {
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
-    const o = v as Record<string, unknown>;
+  const o = rec(v);
+  if (o) {
     if (Array.isArray(o.coordinates)) return { lng: number(o.coordinates[0]), lat: number(o.coordinates[1]) };
     const out: { lat?: number; lng?: number; address?: string } = { lat: number(o.latitude), lng: number(o.longitude) };
     const human = text(o.human_address);
@@ -291,8 +291,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     conditions.push(`${mapping.start} <= ${until}`);
   }
   if (config.where) conditions.push(`(${config.where})`);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (config.appToken) headers['x-app-token'] = config.appToken;
+  const headers: Record<string, string> = config.appToken ? { 'x-app-token': config.appToken } : {};
 
   const found = new Map<string, CandidateEvent>();
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -301,11 +300,11 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     q.set('$order', `${mapping.start},:id`);
     q.set('$limit', String(limit));
     q.set('$offset', String(page * limit));
-    const rows = await requestJson(ctx, `${host}/resource/${config.dataset}.json?${q.toString()}`, headers);
+    const rows = await requestJson(ctx, PROVIDER, `${host}/resource/${config.dataset}.json?${q.toString()}`, { headers, failure: socrataFailure });
     if (!Array.isArray(rows)) throw new SourceError(`${PROVIDER} answered JSON that is not a list of rows`);
     for (const row of rows) {
-      if (!row || typeof row !== 'object' || Array.isArray(row)) continue;
-      const candidate = mapOpenDataRecord(row as Record<string, unknown>, mapping, zone);
+      const record = rec(row);
+      const candidate = record && mapOpenDataRecord(record, mapping, zone);
       if (candidate && inOpenDataWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
     }
     if (rows.length < limit) break;
@@ -327,20 +326,10 @@ function apiHost(url: string | null, domain: string | undefined): string {
   throw new SourceError('socrata config: domain is required when the source has no URL');
 }
 
-async function requestJson(ctx: ConnectorContext, url: string, headers: Record<string, string>): Promise<unknown> {
-  const res = await fetchApi(ctx, PROVIDER, url, { headers });
-  const { json: body, parsed } = readJson(res);
-  if (res.status < 200 || res.status > 299) {
-    // SODA errors: { "code": "query.soql.no-such-column", "error": true, "message": "..." }
-    const o = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-    const reason = text(o.message) ?? text(o.code) ?? text(o.errorCode);
-    const suffix = reason ? `: ${reason.slice(0, 200)}` : '';
-    if (res.status === 401 || res.status === 403) throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status}${suffix})`);
-    if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429${suffix})`);
-    throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
-  }
-  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status})`);
-  return body;
+/** SODA errors: { "code": "query.soql.no-such-column", "error": true, "message": "..." } */
+function socrataFailure(body: unknown) {
+  const o = rec(body);
+  return { reason: text(o?.message) ?? text(o?.code) ?? text(o?.errorCode) };
 }
 
 export const socrataConnector: Connector = { id: 'socrata', run };

@@ -31,7 +31,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { fetchApi, readConfig, readJson } from './api.ts';
+import { arr, num, readConfig, rec, requestJson, str, type Json } from './api.ts';
 
 const PROVIDER = 'Ticketmaster';
 const DEFAULT_BASE = 'https://app.ticketmaster.com/discovery/v2';
@@ -66,7 +66,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const found = new Map<string, CandidateEvent>();
 
   for (let page = 0; page < MAX_PAGES && (page + 1) * size <= DEEP_PAGING_LIMIT; page++) {
-    const body = rec(await requestJson(ctx, `${base}/events.json?${query(config, ctx.now, horizonEnd, size, page)}`));
+    const body = rec(await requestJson(ctx, PROVIDER, `${base}/events.json?${query(config, ctx.now, horizonEnd, size, page)}`, { failure: ticketmasterFailure }));
     if (!body || (!('page' in body) && !('_embedded' in body))) {
       throw new SourceError(`${PROVIDER} answered JSON that is not an event search result`);
     }
@@ -228,28 +228,7 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
   return c.start.getTime() <= horizonEnd.getTime() && finish.getTime() >= now.getTime();
 }
 
-async function requestJson(ctx: ConnectorContext, url: string): Promise<unknown> {
-  const res = await fetchApi(ctx, PROVIDER, url, { headers: { accept: 'application/json' } });
-  const { json: body, parsed } = readJson(res);
-  if (res.status < 200 || res.status > 299) {
-    const fault = rec(rec(body)?.fault);
-    const reason = str(fault?.faultstring) ?? str(rec(arr(rec(body)?.errors)[0])?.detail);
-    const suffix = reason ? `: ${reason.slice(0, 200)}` : '';
-    if (res.status === 401 || res.status === 403) throw new SourceError(`credentials refused by ${PROVIDER} (HTTP ${res.status}${suffix})`);
-    if (res.status === 429) throw new SourceError(`rate limited by ${PROVIDER} (HTTP 429${suffix})`);
-    throw new SourceError(`${PROVIDER} answered HTTP ${res.status}${suffix}`);
-  }
-  if (!parsed) throw new SourceError(`${PROVIDER} sent malformed JSON (HTTP ${res.status})`);
-  return body;
-}
-
-type Json = Record<string, unknown>;
-const rec = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
+/** Ticketmaster errors: the gateway's { fault: { faultstring } }, or the API's { errors: [{ detail }] }. */
+const ticketmasterFailure = (body: unknown) => ({ reason: str(rec(rec(body)?.fault)?.faultstring) ?? str(rec(arr(rec(body)?.errors)[0])?.detail) });
 
 export const ticketmasterConnector: Connector = { id: 'ticketmaster', run };

@@ -80,6 +80,26 @@ describe('parse sandbox', () => {
     expect(sandbox.stats.started).toBeLessThanOrEqual(2);
   });
 
+  it("starts children without the server's secrets, passing only TZ and the loader's settings", async () => {
+    const parentEnv = { SESSION_SECRET: 'session-secret', LLM_API_KEY: 'llm-key', DATABASE_URL: 'postgres://user:pw@db/townbeat', OIDC_CLIENT_SECRET: 'oidc-secret', NODE_OPTIONS: '--inspect', TZ: 'Pacific/Auckland' };
+    const saved = Object.fromEntries(Object.keys(parentEnv).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, parentEnv);
+    let childEnv: Record<string, string>;
+    try {
+      const sandbox = make({ poolSize: 1, workerUrl: new URL('./test-env.worker.ts', import.meta.url) });
+      // The probe answers any job with its process.env instead of a parse result.
+      childEnv = (await sandbox.run('ical', { ...base, text: small })) as unknown as Record<string, string>;
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    for (const secret of ['SESSION_SECRET', 'LLM_API_KEY', 'DATABASE_URL', 'OIDC_CLIENT_SECRET', 'NODE_OPTIONS']) expect(childEnv).not.toHaveProperty(secret);
+    expect(childEnv.TZ).toBe('Pacific/Auckland');
+    expect(Object.keys(childEnv).filter((k) => !['TZ', 'TMPDIR', 'TMP', 'TEMP', 'TSX_TSCONFIG_PATH', 'TSX_DISABLE_CACHE'].includes(k))).toEqual([]);
+  });
+
   it('refuses work after close', async () => {
     const sandbox = make({ poolSize: 1 });
     await sandbox.close();

@@ -9,6 +9,10 @@
 //
 // Children are pooled and reused (startup with tsx costs a few hundred ms; a parse costs what
 // its input costs). A child that times out or dies is replaced by a fresh one on demand.
+//
+// A child gets almost none of the server's environment (see childEnv): the input is untrusted,
+// so whatever a parser bug could be made to read or send must not include the session secret,
+// the API keys or the database URL.
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -66,6 +70,23 @@ const TSX = (() => {
   }
 })();
 
+/**
+ * The only variables a child inherits; parsing needs no configuration of the server's. TZ keeps
+ * any local-time fallback of a parser (chrono, Date) the same as in the server; TMPDIR (TMP and
+ * TEMP on Windows) is where tsx keeps its compile cache; TSX_* set up the loader as for the
+ * server. Nothing else is needed: a child starts and parses with an empty environment.
+ */
+const CHILD_ENV = ['TZ', 'TMPDIR', 'TMP', 'TEMP', 'TSX_TSCONFIG_PATH', 'TSX_DISABLE_CACHE'] as const;
+
+function childEnv(parent: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of CHILD_ENV) {
+    const value = parent[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return env;
+}
+
 function seconds(ms: number) {
   const s = ms / 1000;
   return Number.isInteger(s) ? String(s) : String(Math.round(s * 10) / 10);
@@ -97,7 +118,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       execArgv: ['--import', TSX, `--max-old-space-size=${heapMb}`, '--max-semi-space-size=16', '--stack-size=2048'],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: childEnv(process.env),
     });
     stats.started++;
     const slot: Slot = { child, ready: false, task: null, timer: null, idleTimer: null, dead: false, stderr: '' };
