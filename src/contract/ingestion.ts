@@ -47,6 +47,7 @@ export const SourcePatch = z
     config: sourceConfig,
   })
   .partial();
+export type SourcePatch = z.infer<typeof SourcePatch>;
 
 export const SourceResponse = z.object({
   id: z.string(),
@@ -90,6 +91,7 @@ export const SourceRunResponse = RunSummaryResponse.extend({
   startedAt: z.string(),
   finishedAt: z.string(),
 });
+export type SourceRunResponse = z.infer<typeof SourceRunResponse>;
 
 export const ClassifyBody = z.object({
   events: z

@@ -25,6 +25,7 @@ import type { SafeFetch } from './features/ingestion/ingestion.types.ts';
 import { createScheduler, type Scheduler } from './features/ingestion/scheduler.ts';
 import { createSourcesRepository, type SourcesRepository } from './features/ingestion/sources.repository.ts';
 import { sourcesRoutes } from './features/ingestion/sources.routes.ts';
+import { createSourcesService } from './features/ingestion/sources.service.ts';
 import { createHmac } from 'node:crypto';
 import { gamingRoutes } from './features/gaming/gaming.routes.ts';
 import { createGamingService } from './features/gaming/gaming.service.ts';
@@ -146,12 +147,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('scheduler', scheduler);
   app.decorate('ingest', { service: ingestion, sources: sourcesRepo });
   if (scheduler) app.addHook('onClose', async () => scheduler.stop());
-  await app.register(sourcesRoutes, { sources: sourcesRepo, ingestion, scheduler });
+  await app.register(sourcesRoutes, { sources: createSourcesService({ sources: sourcesRepo, ingestion, scheduler }), ingestion });
   await app.register(gamingRoutes, { gaming: createGamingService({ db: database.db, clock, city, bus }) });
   await app.register(notificationsRoutes, { notifications: createNotificationsService({ db: database.db, clock, bus }) });
   const qrKey = createHmac('sha256', deps.sessionSecret).update('qr').digest();
   await app.register(qrRoutes, { qr: createQrService({ db: database.db, clock, city, bus, key: qrKey }) });
-  app.get('/api/config', { schema: { response: { 200: PublicConfig } } }, async () => ({ city, oidc: Boolean(deps.oidc) }));
+  app.get('/api/config', { schema: { response: { 200: PublicConfig } }, config: { access: 'public' } }, async () => ({ city, oidc: Boolean(deps.oidc) }));
 
   const webDir = deps.webDir === undefined ? defaultWebDir : deps.webDir;
   const spa = Boolean(webDir && existsSync(webDir));

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { AuthService } from '../features/auth/auth.service.ts';
@@ -6,15 +6,54 @@ import type { UserRow } from '../features/users/users.table.ts';
 
 export const SESSION_COOKIE = 'tb_session';
 
+/** Who may call a route: anyone, any signed-in user, or admins only. */
+export type Access = 'public' | 'user' | 'admin';
+const ACCESS: readonly Access[] = ['public', 'user', 'admin'];
+
+/** One registered route and the access it declared (routes outside /api default to public). */
+export interface AccessRule {
+  readonly method: string;
+  readonly url: string;
+  readonly access: Access;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     user: UserRow | null;
     sessionIdHash: string | null;
   }
+  interface FastifyContextConfig {
+    /** Required on every /api route and /ws: checked before the body is read. */
+    access?: Access;
+  }
+  interface FastifyInstance {
+    /** Every route registered after the auth plugin, with its access; for tests that walk them. */
+    accessRules: readonly AccessRule[];
+  }
 }
 
-/** Reads the session cookie on every request and puts the user (or null) on the request. */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: AuthService }) => {
+/** Routes that must say who may call them; the rest (static files) are public. */
+const mustDeclare = (url: string) => url.startsWith('/api') || url === '/ws';
+
+/**
+ * Route-level onRequest hooks: they run after the global hook below has put the user on the
+ * request and before the body is parsed, so a caller without the right gets 401/403, never a 400.
+ */
+const checks: Record<Exclude<Access, 'public'>, onRequestHookHandler> = {
+  user: async (req) => {
+    if (!req.user) throw unauthorized();
+  },
+  admin: async (req) => {
+    if (!req.user) throw unauthorized();
+    if (req.user.role !== 'admin') throw forbidden('Admins only');
+  },
+};
+
+/**
+ * Reads the session cookie on every request and puts the user (or null) on the request, and
+ * enforces each route's declared `config.access`; a /api route without one fails the boot.
+ */
+export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: Pick<AuthService, 'resolveSession'> }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionIdHash', null);
   app.addHook('onRequest', async (req) => {
@@ -27,25 +66,30 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: AuthServ
     req.user = session.user;
     req.sessionIdHash = session.idHash;
   });
+
+  const rules: AccessRule[] = [];
+  app.decorate('accessRules', rules as readonly AccessRule[]);
+  app.addHook('onRoute', (route) => {
+    const method = [route.method].flat().join(',');
+    const declared = route.config?.access;
+    if (declared === undefined && mustDeclare(route.url)) {
+      throw new Error(`${method} ${route.url} declares no access rule: add config: { access: 'public' | 'user' | 'admin' }`);
+    }
+    if (declared !== undefined && !ACCESS.includes(declared)) throw new Error(`${method} ${route.url} declares an unknown access rule: ${String(declared)}`);
+    const access = declared ?? 'public';
+    rules.push(Object.freeze({ method, url: route.url, access }));
+    if (access === 'public') return;
+    // Appended, so the route's own onRequest hooks (rate limit, origin check) keep their place before it.
+    const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [...own, checks[access]];
+  });
 });
 
-/** The signed-in user, or a 401. */
-export function requireUser(req: FastifyRequest): UserRow {
-  if (!req.user) throw unauthorized();
+/**
+ * The user a 'user' or 'admin' route's access rule already let in. Signed-out callers never
+ * reach such a handler, so a null user here is a route declared with the wrong access: a 500.
+ */
+export function signedIn(req: FastifyRequest): UserRow {
+  if (!req.user) throw new Error(`${req.method} ${req.routeOptions.url ?? req.url} reads the signed-in user but is not declared access 'user' or 'admin'`);
   return req.user;
 }
-
-/** The one role check every admin route uses: 401 signed out, 403 for non-admins. */
-export function requireAdmin(req: FastifyRequest): UserRow {
-  const user = requireUser(req);
-  if (user.role !== 'admin') throw forbidden('Admins only');
-  return user;
-}
-
-/** Route-level hooks for the same checks. */
-export const userOnly = async (req: FastifyRequest, _reply: FastifyReply) => {
-  requireUser(req);
-};
-export const adminOnly = async (req: FastifyRequest, _reply: FastifyReply) => {
-  requireAdmin(req);
-};

@@ -4,6 +4,8 @@ import type { WebSocket } from 'ws';
 import { WS_MAX_CONNECTIONS_PER_USER, WS_MAX_MESSAGE_BYTES, type ServerMessage } from '../../contract/realtime.ts';
 import type { Database } from '../db/client.ts';
 import type { EventBus } from '../lib/event-bus.ts';
+import { forbidden } from '../errors.ts';
+import { signedIn } from './auth.ts';
 import { isSameOrigin } from './same-origin.ts';
 import pg from 'pg';
 
@@ -174,14 +176,15 @@ export async function registerRealtime(app: FastifyInstance, deps: { database: D
     '/ws',
     {
       websocket: true,
-      preValidation: async (req, reply) => {
+      // The Origin check runs first; the access rule's 401 for signed-out upgrades comes after it.
+      config: { access: 'user' },
+      onRequest: async (req) => {
         const origin = req.headers.origin;
-        if (origin && !isSameOrigin(req, origin, deps.publicUrl)) return reply.status(403).send({ code: 'forbidden', message: 'Cross-site WebSocket refused' });
-        if (!req.user) return reply.status(401).send({ code: 'unauthorized', message: 'Unauthorized' });
+        if (origin && !isSameOrigin(req, origin, deps.publicUrl)) throw forbidden('Cross-site WebSocket refused');
       },
     },
     (socket, req) => {
-      const userId = req.user!.id;
+      const userId = signedIn(req).id;
       let set = sockets.get(userId);
       if (!set) sockets.set(userId, (set = new Set()));
       // Per-user cap: the oldest connection makes way for the newest.

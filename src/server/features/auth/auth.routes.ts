@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuthUser, LoginBody, LoginQuery, OkResponse, SignupBody, safeReturnTo } from '../../../contract/auth.ts';
 import { unauthorized } from '../../errors.ts';
-import { SESSION_COOKIE, requireUser } from '../../plugins/auth.ts';
+import { SESSION_COOKIE, signedIn } from '../../plugins/auth.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { AuthService } from './auth.service.ts';
 import { SESSION_ABSOLUTE_MS } from './auth.service.ts';
@@ -41,7 +41,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 
-  r.get('/api/login', { schema: { querystring: LoginQuery } }, async (req, reply) => {
+  r.get('/api/login', { schema: { querystring: LoginQuery }, config: { access: 'public' } }, async (req, reply) => {
     const returnTo = safeReturnTo(req.query.returnTo);
     if (!deps.oidc) return reply.redirect(`/login?returnTo=${encodeURIComponent(returnTo)}`);
     const { url, state } = await deps.oidc.start(returnTo);
@@ -49,7 +49,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     return reply.redirect(url);
   });
 
-  r.get('/api/callback', async (req, reply) => {
+  r.get('/api/callback', { config: { access: 'public' } }, async (req, reply) => {
     if (!deps.oidc) return reply.redirect('/login');
     const raw = req.cookies[OIDC_COOKIE];
     const state = raw ? req.unsignCookie(raw) : null;
@@ -66,16 +66,16 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     return reply.redirect(safeReturnTo(returnTo));
   });
 
-  r.get('/api/logout', async (req, reply) => {
+  r.get('/api/logout', { config: { access: 'public' } }, async (req, reply) => {
     await endSession(req, reply);
     return reply.redirect('/');
   });
 
-  r.get('/api/auth/user', { schema: { response: { 200: AuthUser } } }, async (req) => toAuthUser(requireUser(req)));
+  r.get('/api/auth/user', { schema: { response: { 200: AuthUser } }, config: { access: 'user' } }, async (req) => toAuthUser(signedIn(req)));
 
   r.post(
     '/api/auth/signup',
-    { schema: { body: SignupBody, response: { 201: AuthUser } }, config: authLimit },
+    { schema: { body: SignupBody, response: { 201: AuthUser } }, config: { access: 'public', ...authLimit } },
     async (req, reply) => {
       const user = await deps.auth.signup(req.body);
       await startSession(req, reply, user);
@@ -85,7 +85,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
 
   r.post(
     '/api/auth/login',
-    { schema: { body: LoginBody, response: { 200: AuthUser } }, config: authLimit },
+    { schema: { body: LoginBody, response: { 200: AuthUser } }, config: { access: 'public', ...authLimit } },
     async (req, reply) => {
       const user = await deps.auth.login(req.body.email, req.body.password);
       await startSession(req, reply, user);
@@ -93,7 +93,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     },
   );
 
-  r.post('/api/auth/logout', { schema: { response: { 200: OkResponse } } }, async (req, reply) => {
+  r.post('/api/auth/logout', { schema: { response: { 200: OkResponse } }, config: { access: 'public' } }, async (req, reply) => {
     await endSession(req, reply);
     return { ok: true as const };
   });

@@ -15,7 +15,7 @@ import {
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
 import { publicOrigin } from '../../lib/origin.ts';
-import { requireAdmin, requireUser } from '../../plugins/auth.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import type { EventsService } from './events.service.ts';
 import { toICalendar } from './ics.ts';
@@ -42,39 +42,43 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { events } = deps;
 
-  r.get('/api/events', { schema: { querystring: EventListQuery, response: { 200: z.array(EventSummary) } } }, async (req, reply) => {
+  r.get('/api/events', { schema: { querystring: EventListQuery, response: { 200: z.array(EventSummary) } }, config: { access: 'public' } }, async (req, reply) => {
     const { items, total } = await events.list(req.query, viewerOf(req.user));
     reply.header('x-total-count', String(total));
     return items;
   });
 
-  r.get('/api/events/facets', { schema: { querystring: EventListQuery, response: { 200: EventFacets } } }, async (req) => events.facets(req.query));
+  r.get('/api/events/facets', { schema: { querystring: EventListQuery, response: { 200: EventFacets } }, config: { access: 'public' } }, async (req) => events.facets(req.query));
 
-  r.get('/api/events/stats', { schema: { response: { 200: EventStats } } }, async () => events.stats());
+  r.get('/api/events/stats', { schema: { response: { 200: EventStats } }, config: { access: 'public' } }, async () => events.stats());
 
-  r.get('/api/events/recommended', { schema: { response: { 200: z.array(EventSummary) } } }, async (req) => events.recommended(viewerOf(requireUser(req))!));
+  r.get('/api/events/recommended', { schema: { response: { 200: z.array(EventSummary) } }, config: { access: 'user' } }, async (req) =>
+    events.recommended(viewerOf(signedIn(req))!),
+  );
 
-  r.get('/api/events/:id', { schema: { params: IdParams, response: { 200: EventDetail } } }, async (req) => events.get(eventId(req.params.id), viewerOf(req.user)));
+  r.get('/api/events/:id', { schema: { params: IdParams, response: { 200: EventDetail } }, config: { access: 'public' } }, async (req) => events.get(eventId(req.params.id), viewerOf(req.user)));
 
-  r.get('/api/events/:id/ics', { schema: { params: IdParams } }, async (req, reply) => {
+  r.get('/api/events/:id/ics', { schema: { params: IdParams }, config: { access: 'public' } }, async (req, reply) => {
     const event = await events.get(eventId(req.params.id), viewerOf(req.user));
     const body = toICalendar([event], { name: event.title, now: deps.clock.now(), origin: publicOrigin(req, deps.publicUrl) });
     const file = event.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 60) || 'event';
     return reply.type('text/calendar; charset=utf-8').header('content-disposition', `attachment; filename="${file}.ics"`).send(body);
   });
 
-  r.post('/api/user/favorites/:id', { schema: { params: IdParams, response: { 200: FavoriteToggleResponse } } }, async (req) => {
-    const user = requireUser(req);
+  r.post('/api/user/favorites/:id', { schema: { params: IdParams, response: { 200: FavoriteToggleResponse } }, config: { access: 'user' } }, async (req) => {
+    const user = signedIn(req);
     const { isFavorited } = await events.toggleFavorite(viewerOf(user)!, eventId(req.params.id));
     return { isFavorited };
   });
 
-  r.get('/api/user/favorites', { schema: { response: { 200: z.array(EventSummary) } } }, async (req) => events.favorites(viewerOf(requireUser(req))!));
+  r.get('/api/user/favorites', { schema: { response: { 200: z.array(EventSummary) } }, config: { access: 'user' } }, async (req) =>
+    events.favorites(viewerOf(signedIn(req))!),
+  );
 
   const calendarUrl = (origin: string, secret: string) => ({ url: `${origin}/api/calendar/${secret}.ics` });
 
-  r.get('/api/user/calendar', { schema: { response: { 200: CalendarLink } } }, async (req) => {
-    const user = requireUser(req);
+  r.get('/api/user/calendar', { schema: { response: { 200: CalendarLink } }, config: { access: 'user' } }, async (req) => {
+    const user = signedIn(req);
     let secret = user.calendarSecret;
     if (!secret) {
       secret = events.newCalendarSecret();
@@ -83,15 +87,15 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
     return calendarUrl(publicOrigin(req, deps.publicUrl), secret);
   });
 
-  r.post('/api/user/calendar/reset', { schema: { response: { 200: CalendarLink } } }, async (req) => {
-    const user = requireUser(req);
+  r.post('/api/user/calendar/reset', { schema: { response: { 200: CalendarLink } }, config: { access: 'user' } }, async (req) => {
+    const user = signedIn(req);
     const secret = events.newCalendarSecret();
     await deps.users.updateUser(user.id, { calendarSecret: secret });
     return calendarUrl(publicOrigin(req, deps.publicUrl), secret);
   });
 
   // The subscription feed: calendar apps cannot sign in, so the secret in the path is the key.
-  r.get('/api/calendar/:file', { schema: { params: z.object({ file: z.string().max(100) }) } }, async (req, reply) => {
+  r.get('/api/calendar/:file', { schema: { params: z.object({ file: z.string().max(100) }) }, config: { access: 'public' } }, async (req, reply) => {
     const secret = req.params.file.replace(/\.ics$/, '');
     const user = secret.length >= 20 ? await deps.users.findUserByCalendarSecret(secret) : undefined;
     if (!user) throw notFound('Calendar not found');
@@ -100,28 +104,23 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
     return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(body);
   });
 
-  r.post('/api/admin/events', { schema: { body: EventInput, response: { 201: EventDetail } } }, async (req, reply) => {
-    const admin = requireAdmin(req);
+  r.post('/api/admin/events', { schema: { body: EventInput, response: { 201: EventDetail } }, config: { access: 'admin' } }, async (req, reply) => {
+    const admin = signedIn(req);
     return reply.status(201).send(await events.create(req.body, viewerOf(admin)!));
   });
 
-  r.get('/api/admin/events/pending', { schema: { response: { 200: z.array(EventSummary) } } }, async (req) => {
-    requireAdmin(req);
-    return events.pending();
-  });
+  r.get('/api/admin/events/pending', { schema: { response: { 200: z.array(EventSummary) } }, config: { access: 'admin' } }, async () => events.pending());
 
   for (const [action, status] of [
     ['approve', 'approved'],
     ['reject', 'rejected'],
   ] as const) {
-    r.post(`/api/admin/events/:id/${action}`, { schema: { params: IdParams, response: { 200: EventSummary } } }, async (req) => {
-      requireAdmin(req);
-      return events.setStatus(eventId(req.params.id), status);
-    });
+    r.post(`/api/admin/events/:id/${action}`, { schema: { params: IdParams, response: { 200: EventSummary } }, config: { access: 'admin' } }, async (req) =>
+      events.setStatus(eventId(req.params.id), status),
+    );
   }
 
-  r.patch('/api/admin/events/:id', { schema: { params: IdParams, body: EventPatch, response: { 200: EventSummary } } }, async (req) => {
-    requireAdmin(req);
-    return events.edit(eventId(req.params.id), req.body);
-  });
+  r.patch('/api/admin/events/:id', { schema: { params: IdParams, body: EventPatch, response: { 200: EventSummary } }, config: { access: 'admin' } }, async (req) =>
+    events.edit(eventId(req.params.id), req.body),
+  );
 }

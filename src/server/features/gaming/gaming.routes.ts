@@ -13,7 +13,7 @@ import {
   ProfileSettings,
   UserStats,
 } from '../../../contract/gaming.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { GamingService } from './gaming.service.ts';
 
 /** Per signed-in user, not per address: households share an address. */
@@ -26,30 +26,29 @@ export async function gamingRoutes(app: FastifyInstance, deps: { gaming: GamingS
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { gaming } = deps;
 
-  r.get('/api/gaming/progress', { schema: { response: { 200: GamingProgress } } }, async (req) => gaming.progress(requireUser(req).id));
+  r.get('/api/gaming/progress', { schema: { response: { 200: GamingProgress } }, config: { access: 'user' } }, async (req) => gaming.progress(signedIn(req).id));
 
-  r.get('/api/gaming/leaderboard', { schema: { querystring: LeaderboardQuery, response: { 200: z.array(LeaderboardEntry) } } }, async (req) => {
-    requireUser(req);
-    return gaming.leaderboard(req.query);
-  });
-
-  r.post('/api/gaming/award-points', { schema: { body: AwardPointsBody, response: { 200: AwardResult } }, config: awardLimit }, async (req) =>
-    gaming.awardPoints(requireUser(req).id, req.body),
+  r.get('/api/gaming/leaderboard', { schema: { querystring: LeaderboardQuery, response: { 200: z.array(LeaderboardEntry) } }, config: { access: 'user' } }, async (req) =>
+    gaming.leaderboard(req.query),
   );
 
-  r.get('/api/user/stats', { schema: { response: { 200: UserStats } } }, async (req) => gaming.stats(requireUser(req).id));
-
-  r.get('/api/user/badges', { schema: { response: { 200: z.array(BadgeResponse) } } }, async (req) => gaming.badges(requireUser(req).id));
-
-  r.get('/api/user/activities', { schema: { response: { 200: z.array(ActivityResponse) } } }, async (req) => gaming.activities(requireUser(req).id));
-
-  r.post('/api/user/activities', { schema: { body: ActivityBody, response: { 200: AwardResult } }, config: awardLimit }, async (req) =>
-    gaming.reportActivity(requireUser(req).id, req.body),
+  r.post('/api/gaming/award-points', { schema: { body: AwardPointsBody, response: { 200: AwardResult } }, config: { access: 'user', ...awardLimit } }, async (req) =>
+    gaming.awardPoints(signedIn(req).id, req.body),
   );
 
-  r.get('/api/user/profile', { schema: { response: { 200: ProfileSettings } } }, async (req) => gaming.profile(requireUser(req).id));
+  r.get('/api/user/stats', { schema: { response: { 200: UserStats } }, config: { access: 'user' } }, async (req) => gaming.stats(signedIn(req).id));
 
-  r.patch('/api/user/profile', { schema: { body: ProfileSettings, response: { 200: ProfileSettings } } }, async (req) =>
-    gaming.updateProfile(requireUser(req).id, req.body),
+  r.get('/api/user/badges', { schema: { response: { 200: z.array(BadgeResponse) } }, config: { access: 'user' } }, async (req) => gaming.badges(signedIn(req).id));
+
+  r.get('/api/user/activities', { schema: { response: { 200: z.array(ActivityResponse) } }, config: { access: 'user' } }, async (req) => gaming.activities(signedIn(req).id));
+
+  r.post('/api/user/activities', { schema: { body: ActivityBody, response: { 200: AwardResult } }, config: { access: 'user', ...awardLimit } }, async (req) =>
+    gaming.reportActivity(signedIn(req).id, req.body),
+  );
+
+  r.get('/api/user/profile', { schema: { response: { 200: ProfileSettings } }, config: { access: 'user' } }, async (req) => gaming.profile(signedIn(req).id));
+
+  r.patch('/api/user/profile', { schema: { body: ProfileSettings, response: { 200: ProfileSettings } }, config: { access: 'user' } }, async (req) =>
+    gaming.updateProfile(signedIn(req).id, req.body),
   );
 }

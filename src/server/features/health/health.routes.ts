@@ -6,5 +6,5 @@ import type { HealthService } from './health.service.ts';
 export async function healthRoutes(app: FastifyInstance, deps: { health: HealthService }) {
   app
     .withTypeProvider<ZodTypeProvider>()
-    .get('/api/health', { schema: { response: { 200: HealthResponse } } }, async () => deps.health.report());
+    .get('/api/health', { schema: { response: { 200: HealthResponse } }, config: { access: 'public' } }, async () => deps.health.report());
 }

@@ -1,5 +1,8 @@
-import type { SourceResponse } from '../../../contract/ingestion.ts';
+import type { SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import type { SourceRow } from './sources.repository.ts';
+import type { sourceRuns } from './sources.table.ts';
+
+export type SourceRunRow = typeof sourceRuns.$inferSelect;
 
 export const MASK = '••••••';
 const SECRET = /token|key|secret|password/i;
@@ -40,5 +43,23 @@ export function toSourceResponse(s: SourceRow): SourceResponse {
       etag: s.etag,
       lastModified: s.lastModified,
     },
+  };
+}
+
+/** One run of a source as the admin's run history shows it. */
+export function toSourceRunResponse(run: SourceRunRow): SourceRunResponse {
+  return {
+    id: run.id,
+    trigger: run.trigger,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt.toISOString(),
+    status: run.status,
+    fetched: run.fetched,
+    created: run.created,
+    updated: run.updated,
+    merged: run.merged,
+    rejected: run.rejected,
+    errors: run.errors,
+    ...(run.errorMessage ? { error: run.errorMessage } : {}),
   };
 }

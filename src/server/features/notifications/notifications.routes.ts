@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MarkReadBody, NotificationListResponse, UnreadResponse } from '../../../contract/notifications.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { NotificationsService } from './notifications.service.ts';
 
 /** The notification bell: list (newest 50 and the unread count) and mark read. */
@@ -9,10 +9,12 @@ export async function notificationsRoutes(app: FastifyInstance, deps: { notifica
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { notifications } = deps;
 
-  r.get('/api/notifications', { schema: { response: { 200: NotificationListResponse } } }, async (req) => notifications.list(requireUser(req).id));
+  r.get('/api/notifications', { schema: { response: { 200: NotificationListResponse } }, config: { access: 'user' } }, async (req) =>
+    notifications.list(signedIn(req).id),
+  );
 
   // The body is optional: no body (or no ids) marks every notification read.
-  r.post('/api/notifications/read', { schema: { body: MarkReadBody.nullish(), response: { 200: UnreadResponse } } }, async (req) =>
-    notifications.markRead(requireUser(req).id, req.body?.ids),
+  r.post('/api/notifications/read', { schema: { body: MarkReadBody.nullish(), response: { 200: UnreadResponse } }, config: { access: 'user' } }, async (req) =>
+    notifications.markRead(signedIn(req).id, req.body?.ids),
   );
 }

@@ -1,0 +1,68 @@
+import type { SourceCreate, SourcePatch } from '../../../contract/ingestion.ts';
+import { notFound } from '../../errors.ts';
+import type { IngestionService } from './ingestion.service.ts';
+import type { Scheduler } from './scheduler.ts';
+import { mergeConfig } from './sources.mapper.ts';
+import type { SourcesRepository } from './sources.repository.ts';
+
+/** How many runs the run history shows, newest first. */
+const RUN_HISTORY = 50;
+
+export interface SourcesServiceDeps {
+  sources: SourcesRepository;
+  ingestion: IngestionService;
+  /** Null when sources are not run on their intervals (tests, benchmarks). */
+  scheduler: Scheduler | null;
+}
+
+/** The admin's sources: add, edit, delete, run now and the run history, keeping the schedule in step. */
+export function createSourcesService(deps: SourcesServiceDeps) {
+  const { sources, ingestion, scheduler } = deps;
+
+  const find = async (id: string) => {
+    const source = await sources.findById(id);
+    if (!source) throw notFound('Source not found');
+    return source;
+  };
+
+  return {
+    /** Every source, by name. */
+    list: () => sources.list(),
+
+    /** Adds a source and queues its first run at once. */
+    async create(input: SourceCreate) {
+      const row = await sources.insert({ ...input, url: input.url ?? null });
+      await scheduler?.ensure(row.id, 0);
+      return row;
+    },
+
+    /** Edits a source; masked secrets sent back keep their stored values; an enabled source stays scheduled. */
+    async update(id: string, patch: SourcePatch) {
+      const current = await find(id);
+      const { config, ...rest } = patch;
+      const row = await sources.update(current.id, { ...rest, ...(config ? { config: mergeConfig(current.config, config) } : {}) });
+      if (!row) throw notFound('Source not found');
+      if (row.enabled) await scheduler?.ensure(row.id, row.intervalMinutes);
+      return row;
+    },
+
+    /** Deletes a source with its runs. */
+    async remove(id: string) {
+      if (!(await sources.remove(id))) throw notFound('Source not found');
+    },
+
+    /** Runs a source now, outside its schedule. */
+    async runNow(id: string) {
+      await find(id);
+      return ingestion.runSource(id, 'manual');
+    },
+
+    /** A source's latest runs, newest first. */
+    async runs(id: string) {
+      await find(id);
+      return sources.listRuns(id, RUN_HISTORY);
+    },
+  };
+}
+
+export type SourcesService = ReturnType<typeof createSourcesService>;
