@@ -2,8 +2,8 @@
 // schema.org Events in @graph), served over real HTTP on 127.0.0.1 and run through the app's own
 // pipeline (fetch, parse in the sandbox, normalise, dedupe, classify, store in one transaction)
 // with app.ingest.service.runSource, on the embedded database and on PostgreSQL. Then freshness
-// (a changed feed item to its event_update, with the real scheduler on a scaled interval) and
-// dedup precision/recall on a generated, labelled pair set.
+// (a changed feed item to its event_update, with the real scheduler on a scaled interval).
+// Deduplication quality is measured in bench/dedup.bench.ts.
 //
 //   node --import tsx bench/ingestion.bench.ts [--only pglite|postgres] [--ics N] [--jsonld N]
 //        [--page N] [--skip-freshness] [--unit-seconds S] [--changes N] [--fresh-ics N] [--skip-changed]
@@ -11,26 +11,23 @@
 // PostgreSQL: BENCH_DATABASE_URL, or by default postgres://postgres@127.0.0.1:5432/test when a
 // server answers there. A fresh database townbeat_bench_<random> is created and dropped.
 // Everything is generated from fixed seeds; dates are relative to now (the next 90 days).
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/server/app.ts';
 import { PORTLAND } from '../src/server/city.ts';
 import { openDatabase, type Database } from '../src/server/db/client.ts';
-import { parseEnv } from '../src/server/env.ts';
 import { classify } from '../src/server/features/ingestion/classifier/classifier.ts';
 import { CONNECTORS } from '../src/server/features/ingestion/connectors/index.ts';
 import { createSafeFetch } from '../src/server/features/ingestion/fetch/safe-fetch.ts';
-import { HORIZON_DAYS, type RunSummary } from '../src/server/features/ingestion/ingestion.service.ts';
+import { type RunSummary } from '../src/server/features/ingestion/ingestion.service.ts';
 import type { CandidateEvent, Connector, SafeFetch } from '../src/server/features/ingestion/ingestion.types.ts';
 import { closeSharedSandbox } from '../src/server/features/ingestion/parse/sandbox.ts';
-import { isSameEvent, titleSimilarity, venueMatch, type Comparable } from '../src/server/features/ingestion/pipeline/dedupe.ts';
-import { haversineM, normalise, venueKey, type KnownVenues, type NormalisedEvent } from '../src/server/features/ingestion/pipeline/normalise.ts';
+import { normalise, venueKey, type KnownVenues, type NormalisedEvent } from '../src/server/features/ingestion/pipeline/normalise.ts';
 import { startFeedServer, type Route } from '../src/server/test/feed-server.ts';
+import { fold, makeApp, postgresUrl, prng, rowsOf, VTIMEZONE, withBenchDatabase } from './lib.ts';
 
 // ---------------------------------------------------------------- options
 
@@ -50,7 +47,6 @@ const SKIP_CHANGED = has('skip-changed');
 const UNIT_SECONDS = Number(flag('unit-seconds') ?? 10);
 const CHANGES = Number(flag('changes') ?? 20);
 const FRESH_EVENTS = Number(flag('fresh-ics') ?? 2_000);
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const TARGET_PER_MIN = 50_000;
 /** Feeds are split so that none comes near the fetcher's 10 MB cap. */
 const MAX_FEED_BYTES = 8 * 1024 * 1024;
@@ -64,21 +60,6 @@ for (const [k, v] of Object.entries({ ics: ICS_EVENTS, jsonld: JSONLD_EVENTS, pa
 }
 
 // ---------------------------------------------------------------- seeded generation
-
-/** mulberry32: small, fast and deterministic. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-  return { next, int, pick };
-}
 
 const CATEGORIES = ['Music', 'Food', 'Arts', 'Wellness', 'Sports', 'Tech', 'Business', 'Other'] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -237,32 +218,6 @@ function generateEvents(seed: number, target: number, prefix: string, venues: Ve
 
 const icsText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\n/g, '\\n');
 /** RFC 5545 folding at 75 octets (the text here is ASCII). */
-function fold(line: string): string {
-  if (line.length <= 75) return line;
-  const out = [line.slice(0, 75)];
-  for (let i = 75; i < line.length; i += 74) out.push(` ${line.slice(i, i + 74)}`);
-  return out.join('\r\n');
-}
-const VTIMEZONE = [
-  'BEGIN:VTIMEZONE',
-  'TZID:America/Los_Angeles',
-  'BEGIN:DAYLIGHT',
-  'TZOFFSETFROM:-0800',
-  'TZOFFSETTO:-0700',
-  'TZNAME:PDT',
-  'DTSTART:19700308T020000',
-  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU',
-  'END:DAYLIGHT',
-  'BEGIN:STANDARD',
-  'TZOFFSETFROM:-0700',
-  'TZOFFSETTO:-0800',
-  'TZNAME:PST',
-  'DTSTART:19701101T020000',
-  'RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU',
-  'END:STANDARD',
-  'END:VTIMEZONE',
-];
-
 function vevent(e: GenEvent): string {
   const lines = [
     'BEGIN:VEVENT',
@@ -501,10 +456,6 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-async function rowsOf<T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 /**
  * CPU time so far: this process (main thread, parse workers and, on PGlite, the database), and
  * on PostgreSQL each server backend of the bench database by pid (read from /proc: the server
@@ -536,21 +487,6 @@ function cpuSince(a: Awaited<ReturnType<typeof cpuNow>>, b: Awaited<ReturnType<t
 async function ping(database: Database) {
   if (database.pglite) await database.pglite.query('select 1');
   else await database.pool!.query('select 1');
-}
-
-async function makeApp(database: Database, fetch: SafeFetch, scheduler: false | { unitSeconds: number; pollingIntervalSeconds: number }) {
-  const app = await buildApp({
-    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_SOURCES: 'true' }),
-    database,
-    city: PORTLAND,
-    sessionSecret: 'bench-secret-bench-secret-bench-secret-01',
-    webDir: null,
-    logger: false,
-    fetch,
-    scheduler,
-  });
-  await app.ready();
-  return app;
 }
 
 // ---------------------------------------------------------------- corpus
@@ -697,7 +633,7 @@ async function measureSteps(app: FastifyInstance, candidates: CandidateEvent[]):
   const t0 = performance.now();
   const items: NormalisedEvent[] = [];
   for (const c of candidates) {
-    const n = normalise(c, { city: PORTLAND, now, horizonDays: HORIZON_DAYS, venues });
+    const n = normalise(c, { city: PORTLAND, now, venues });
     if (typeof n !== 'string') items.push(n);
   }
   const t1 = performance.now();
@@ -897,256 +833,7 @@ async function freshness(database: Database): Promise<FreshnessResult> {
   return result;
 }
 
-// ---------------------------------------------------------------- dedup pairs
-
-interface Pair {
-  kind: string;
-  same: boolean;
-  a: Comparable;
-  b: Comparable;
-}
-
-/** Real-sounding Portland venues with approximate coordinates (generated data, not a gazetteer). */
-const PAIR_VENUES = [
-  { name: 'Doug Fir Lounge', lat: 45.5226, lng: -122.6574 },
-  { name: 'Mississippi Studios', lat: 45.5513, lng: -122.6757 },
-  { name: 'Revolution Hall', lat: 45.5152, lng: -122.6482 },
-  { name: 'Crystal Ballroom', lat: 45.5228, lng: -122.6853 },
-  { name: 'Aladdin Theater', lat: 45.4967, lng: -122.6566 },
-  { name: 'Alberta Rose Theatre', lat: 45.559, lng: -122.6421 },
-  { name: 'Holocene', lat: 45.5198, lng: -122.6562 },
-  { name: 'Laurelhurst Park', lat: 45.5213, lng: -122.6254 },
-  { name: 'The Old Church', lat: 45.5161, lng: -122.6837 },
-  { name: 'Hollywood Theatre', lat: 45.5356, lng: -122.6208 },
-  { name: 'Wonder Ballroom', lat: 45.5418, lng: -122.6637 },
-  { name: 'Lan Su Chinese Garden', lat: 45.5253, lng: -122.6731 },
-  { name: 'The Secret Society', lat: 45.5411, lng: -122.6654 },
-  { name: 'St. Johns Community Center', lat: 45.5878, lng: -122.7562 },
-  { name: 'Sellwood Park', lat: 45.4667, lng: -122.6601 },
-  { name: 'The Lents Commons', lat: 45.4802, lng: -122.5647 },
-];
-const PAIR_TITLES = [
-  'Jazz Night with the Blue Trio',
-  'Wine and Cheese Tasting',
-  'Blues and Brews',
-  'Open Mic Comedy',
-  'Pottery Wheel Workshop for Beginners',
-  'Sunday Farmers Market',
-  'Rose City Trivia Night',
-  'Python Meetup: Testing and Tooling',
-  'Sound Bath and Meditation',
-  'Roller Derby Double Header',
-  'Small Business Networking Breakfast',
-  'Indie Film Screening: Local Shorts',
-  'Salsa and Bachata Social',
-  'Kids Story Time',
-  'Cider Release Party',
-  'Poetry Reading and Open Mic',
-  'Bike Repair Clinic',
-  'Swing Dance Lessons',
-  'Bluegrass Jam',
-  'Community Garden Work Party',
-];
-/** The same event as two sites title it. */
-const REWORDS: [string, string][] = [
-  ['Python Meetup: Testing and Tooling', 'PDX Python - Testing & Tooling'],
-  ['Sunday Farmers Market', 'Farmers Market (Sundays)'],
-  ['Roller Derby Double Header', 'Rose City Rollers: Roller Derby Double-Header'],
-  ['Indie Film Screening: Local Shorts', 'Local Shorts - Indie Film Night'],
-  ['Kids Story Time', "Children's Story Time"],
-  ['Swing Dance Lessons', 'Swing Dancing Lesson'],
-  ['Bluegrass Jam', 'Blue Grass Jam Session'],
-  ['Cider Release Party', 'Cider Release Party 2026'],
-  ['Open Mic Comedy', 'Comedy Open Mic'],
-  ['Small Business Networking Breakfast', 'Networking Breakfast for Small Businesses'],
-];
-/** Hard negatives: different events a venue really holds at the same time. */
-const SIBLINGS: [string, string][] = [
-  ['Yoga for Beginners', 'Yoga for Seniors'],
-  ['Beginner Pottery Class', 'Advanced Pottery Class'],
-  ['Trivia Night', 'Karaoke Night'],
-  ['Python Meetup', 'Rust Meetup'],
-  ['Salsa Lessons', 'Tango Lessons'],
-  ['Kids Story Time', 'Teen Book Club'],
-  ['Jazz Jam', 'Blues Jam'],
-  ['Spanish Conversation Hour', 'French Conversation Hour'],
-];
-
-/** A point `m` metres from (lat, lng) in a random direction. */
-function offsetBy(lat: number, lng: number, m: number, r: ReturnType<typeof prng>) {
-  const a = r.next() * 2 * Math.PI;
-  return { lat: lat + (m * Math.cos(a)) / 111_320, lng: lng + (m * Math.sin(a)) / (111_320 * Math.cos((lat * Math.PI) / 180)) };
-}
-
-function buildPairs(): Pair[] {
-  const r = prng(31337);
-  const base = Date.UTC(2026, 5, 12, 2, 0, 0);
-  const pairs: Pair[] = [];
-  const ev = () => {
-    const v = r.pick(PAIR_VENUES);
-    return { title: r.pick(PAIR_TITLES), start: new Date(base + r.int(0, 60) * 86_400_000 + r.int(0, 20) * 1800_000), venueName: v.name, lat: v.lat as number | null, lng: v.lng as number | null };
-  };
-  const at = (d: Date, min: number) => new Date(d.getTime() + min * 60_000);
-  const punct = (t: string) => r.pick([t.toLowerCase(), t.toUpperCase(), `${t}!`, `${t.replace(/ /, ' - ')}`, `"${t}"`, `${t}.`, t.replace(/:/g, ' -')]);
-  const positives: [string, () => [Comparable, Comparable]][] = [
-    ['case/punctuation', () => { const a = ev(); return [a, { ...a, title: punct(a.title) }]; }],
-    ["suffix ' at <Venue>'", () => { const a = ev(); return [a, { ...a, title: `${a.title} at ${a.venueName}` }]; }],
-    ["'&' vs 'and'", () => {
-      const a = { ...ev(), title: r.pick(PAIR_TITLES.filter((t) => t.includes(' and '))) };
-      return [a, { ...a, title: a.title.replace(' and ', ' & ') }];
-    }],
-    ['start shifted 0-30 min', () => { const a = ev(); return [a, { ...a, start: at(a.start, r.int(0, 30)) }]; }],
-    ["venue 'The X' vs 'X'", () => {
-      const a = ev();
-      const name = a.venueName.startsWith('The ') ? a.venueName.slice(4) : `The ${a.venueName}`;
-      return [a, { ...a, venueName: name, ...(r.next() < 0.5 ? { lat: null, lng: null } : {}) }];
-    }],
-    ['coordinates within 100 m, venue named differently', () => {
-      const a = ev();
-      const p = offsetBy(a.lat!, a.lng!, r.int(10, 100), r);
-      return [a, { ...a, venueName: r.pick(['', `${a.venueName.split(' ')[0]} Main Stage`, 'Back Patio']), ...p }];
-    }],
-    ['combined (suffix + 20 min + 80 m + case)', () => {
-      const a = ev();
-      const p = offsetBy(a.lat!, a.lng!, 80, r);
-      return [a, { title: `${a.title.toUpperCase()} at ${a.venueName.replace(/^The /, '')}`, start: at(a.start, 20), venueName: a.venueName.replace(/^The /, ''), ...p }];
-    }],
-  ];
-  positives.push(
-    ['title reworded by another site', () => {
-      const a = ev();
-      const [x, y] = r.pick(REWORDS);
-      return [{ ...a, title: x }, { ...a, title: y, start: at(a.start, r.pick([0, 0, 15])) }];
-    }],
-    ['typo in title, other venue unknown', () => {
-      const a = ev();
-      const words = a.title.split(' ');
-      const i = words.findIndex((w) => w.length > 4);
-      const w = words[i]!;
-      const j = r.int(1, w.length - 2);
-      words[i] = w.slice(0, j) + w[j + 1] + w[j] + w.slice(j + 2);
-      return [a, { ...a, title: words.join(' '), venueName: '', lat: null, lng: null }];
-    }],
-  );
-  const negatives: [string, () => [Comparable, Comparable]][] = [
-    ["next week's occurrence", () => { const a = ev(); return [a, { ...a, start: at(a.start, 7 * 24 * 60) }]; }],
-    ['different event, same venue & time', () => {
-      const a = ev();
-      let t = r.pick(PAIR_TITLES);
-      while (t === a.title) t = r.pick(PAIR_TITLES);
-      return [a, { ...a, title: t }];
-    }],
-    ['sibling title, same venue & time', () => {
-      const a = ev();
-      const [x, y] = r.pick(SIBLINGS);
-      return [{ ...a, title: x }, { ...a, title: y }];
-    }],
-    ['same title, venue far away', () => {
-      const a = ev();
-      const far = PAIR_VENUES.filter((v) => haversineM(a.lat!, a.lng!, v.lat, v.lng) > 2000);
-      const v = r.pick(far);
-      return [a, { ...a, venueName: v.name, lat: v.lat, lng: v.lng }];
-    }],
-    ['start 45 min apart', () => { const a = ev(); return [a, { ...a, start: at(a.start, 45) }]; }],
-    ['next day, same time', () => { const a = ev(); return [a, { ...a, start: at(a.start, 24 * 60) }]; }],
-  ];
-  // ~100 positives and ~100 negatives, spread evenly over the kinds.
-  for (let i = 0; i < 108; i++) {
-    const [kind, make] = positives[i % positives.length]!;
-    const [a, b] = make();
-    pairs.push({ kind, same: true, a, b });
-  }
-  for (let i = 0; i < 102; i++) {
-    const [kind, make] = negatives[i % negatives.length]!;
-    const [a, b] = make();
-    pairs.push({ kind, same: false, a, b });
-  }
-  return pairs;
-}
-
-function dedupReport() {
-  const pairs = buildPairs();
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  let tn = 0;
-  const wrong: string[] = [];
-  const perKind = new Map<string, { n: number; ok: number; same: boolean }>();
-  const show = (c: Comparable) =>
-    `"${c.title}" ${c.start.toISOString().slice(5, 16)}Z @ ${c.venueName || '(no venue)'}${c.lat !== null ? ` (${c.lat.toFixed(4)},${c.lng!.toFixed(4)})` : ''}`;
-  for (const p of pairs) {
-    const said = isSameEvent(p.a, p.b);
-    if (said && p.same) tp++;
-    else if (said && !p.same) fp++;
-    else if (!said && p.same) fn++;
-    else tn++;
-    const k = perKind.get(p.kind) ?? { n: 0, ok: 0, same: p.same };
-    k.n++;
-    if (said === p.same) k.ok++;
-    else
-      wrong.push(
-        `    ${p.same ? 'FN' : 'FP'} [${p.kind}] ${show(p.a)}  vs  ${show(p.b)}  (title sim ${titleSimilarity(p.a.title, p.b.title).toFixed(2)}, venue ${venueMatch(p.a, p.b)})`,
-      );
-    perKind.set(p.kind, k);
-  }
-  const precision = tp / (tp + fp || 1);
-  const recall = tp / (tp + fn || 1);
-  const f1 = (2 * precision * recall) / (precision + recall || 1);
-  console.log(`\n#### Dedup (isSameEvent) on ${pairs.length} labelled pairs — GENERATED by this benchmark from templates, not real data`);
-  console.log(`  ${pairs.filter((p) => p.same).length} positives (same event, perturbed), ${pairs.filter((p) => !p.same).length} hard negatives`);
-  for (const [kind, k] of perKind) console.log(`    ${k.same ? '+' : '-'} ${kind.padEnd(52)} ${k.ok}/${k.n} right`);
-  console.log(`  TP ${tp}  FP ${fp}  FN ${fn}  TN ${tn}:  precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}, F1 ${f1.toFixed(3)}`);
-  if (wrong.length) {
-    console.log(`  misclassified (${wrong.length}):`);
-    for (const w of wrong) console.log(w);
-  }
-  return { precision, recall, f1, n: pairs.length };
-}
-
 // ---------------------------------------------------------------- databases
-
-async function postgresUrl(): Promise<string | undefined> {
-  const url = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG;
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return url;
-  } catch (err) {
-    if (process.env.BENCH_DATABASE_URL) throw new Error(`BENCH_DATABASE_URL does not answer: ${(err as Error).message}`, { cause: err });
-    console.log(`\n(no PostgreSQL at ${DEFAULT_PG}: ${(err as Error).message}; PostgreSQL skipped — set BENCH_DATABASE_URL to benchmark one)`);
-    return undefined;
-  }
-}
-
-async function withBenchDatabase<T>(url: string, fn: (database: Database) => Promise<T>): Promise<T> {
-  const name = `townbeat_bench_${randomBytes(5).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const dropOnSignal = () => void admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => process.exit(130));
-  process.once('SIGINT', dropOnSignal);
-  try {
-    const u = new URL(url);
-    u.pathname = `/${name}`;
-    const database = await openDatabase({ url: u.toString() });
-    try {
-      return await fn(database);
-    } finally {
-      await database.close();
-    }
-  } finally {
-    process.off('SIGINT', dropOnSignal);
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }
-}
 
 async function block(kind: 'pglite' | 'postgres', database: Database, corpus: Corpus, breakdowns: Map<string, Breakdown>): Promise<BlockResult> {
   const title = kind === 'pglite' ? 'embedded PGlite (in memory)' : `PostgreSQL ${(await rowsOf<{ server_version: string }>(database, sql`show server_version`))[0]?.server_version}`;
@@ -1178,7 +865,6 @@ async function main() {
     const url = await postgresUrl();
     if (url) blocks.push(await withBenchDatabase(url, (database) => block('postgres', database, corpus, breakdowns)));
   }
-  const dedup = dedupReport();
   // The idle parse workers are unref'd: keep the loop alive until they have stopped (else the
   // process ends inside this await, exit code 13, before the summary).
   const keepAlive = setInterval(() => undefined, 1000);
@@ -1209,7 +895,6 @@ async function main() {
     const l = [...f.latencies].sort((a, c) => a - c);
     console.log(`  freshness ${b.db}: p50 ${sec(percentile(l, 50))}, max ${sec(l[l.length - 1] ?? NaN)} over ${l.length}/${CHANGES} changes at a ${f.unitSeconds} s interval (target <= ${f.unitSeconds + 10} s)`);
   }
-  console.log(`  dedup: precision ${dedup.precision.toFixed(3)}, recall ${dedup.recall.toFixed(3)}, F1 ${dedup.f1.toFixed(3)} on ${dedup.n} generated pairs`);
   const pgBlock = blocks.find((b) => b.db === 'postgres');
   if (pgBlock) {
     const cold = [...pgBlock.runs.values()].filter((r) => r.label.includes('1 cold'));

@@ -50,7 +50,12 @@ export const EventSource = z.object({ sourceType: z.string(), url: z.string(), n
 
 export const EventDetail = EventSummary.extend({
   description: z.string(),
+  /** Every source that lists it, those of records merged into it included. */
   sources: z.array(EventSource),
+  /** Every source that listed it has dropped it: kept for people who saved it, out of lists. */
+  removedBySource: z.boolean(),
+  /** Other sources' records merged into this event; an admin can split them back out. */
+  mergedRecords: z.number().int(),
 });
 export type EventDetail = z.infer<typeof EventDetail>;
 

@@ -22,6 +22,9 @@ import { createDemoFetch } from './features/ingestion/demo/demo-fetch.ts';
 import { createSafeFetch } from './features/ingestion/fetch/safe-fetch.ts';
 import { createIngestionService, type IngestionService } from './features/ingestion/ingestion.service.ts';
 import type { SafeFetch } from './features/ingestion/ingestion.types.ts';
+import { createDuplicatesRepository } from './features/ingestion/duplicates.repository.ts';
+import { duplicatesRoutes } from './features/ingestion/duplicates.routes.ts';
+import { createDuplicatesService } from './features/ingestion/duplicates.service.ts';
 import { createScheduler, type Scheduler } from './features/ingestion/scheduler.ts';
 import { createSourcesRepository, type SourcesRepository } from './features/ingestion/sources.repository.ts';
 import { sourcesRoutes } from './features/ingestion/sources.routes.ts';
@@ -142,12 +145,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sourcesRepo = createSourcesRepository(database.db);
   // The model endpoint is admin configuration: plain fetch, not the guarded one used for feeds.
   const llm = createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL });
-  const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus, llm, log: app.log });
+  const duplicates = createDuplicatesService({ db: database.db, clock, bus, unit: city.distanceUnit });
+  const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus, llm, log: app.log, mergeThreshold: (db) => duplicates.mergeThreshold(createDuplicatesRepository(db)) });
   const scheduler = deps.scheduler ? createScheduler({ database, sources: sourcesRepo, ingestion, log: app.log, ...deps.scheduler }) : null;
   app.decorate('scheduler', scheduler);
   app.decorate('ingest', { service: ingestion, sources: sourcesRepo });
   if (scheduler) app.addHook('onClose', async () => scheduler.stop());
   await app.register(sourcesRoutes, { sources: createSourcesService({ sources: sourcesRepo, ingestion, scheduler }), ingestion });
+  await app.register(duplicatesRoutes, { duplicates });
   await app.register(gamingRoutes, { gaming: createGamingService({ db: database.db, clock, city, bus }) });
   await app.register(notificationsRoutes, { notifications: createNotificationsService({ db: database.db, clock, bus }) });
   const qrKey = createHmac('sha256', deps.sessionSecret).update('qr').digest();

@@ -6,3 +6,4 @@ export * from '../features/gaming/ledger.table.ts';
 export * from '../features/ingestion/sources.table.ts';
 export * from '../features/gaming/badges.table.ts';
 export * from '../features/notifications/notifications.table.ts';
+export * from '../features/ingestion/duplicates.table.ts';

@@ -28,15 +28,16 @@ export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): Event
     isFree: e.isFree,
     isVerified: e.isVerified,
     isDemo: e.isDemo,
-    status: e.status,
+    // A merged record answers as the event it is merged into; were one to reach a list, it shows the status it had.
+    status: e.status === 'merged' ? (e.premergeStatus ?? 'pending') : e.status,
     favoriteCount: e.favoriteCount,
     isFavorited: Boolean(row.isFavorited),
     distance: row.distanceM === null || row.distanceM === undefined ? null : Math.round((Number(row.distanceM) / METRES_PER_UNIT[unit]) * 10) / 10,
   };
 }
 
-export function toEventDetail(row: SummaryRow, sources: { sourceType: string; url: string; name: string }[], unit: 'mi' | 'km' = 'mi'): EventDetail {
-  return { ...toEventSummary(row, unit), description: row.event.description, sources };
+export function toEventDetail(row: SummaryRow, sources: { sourceType: string; url: string; name: string }[], unit: 'mi' | 'km' = 'mi', extra: { mergedRecords?: number } = {}): EventDetail {
+  return { ...toEventSummary(row, unit), description: row.event.description, sources, removedBySource: row.event.goneAt !== null, mergedRecords: extra.mergedRecords ?? 0 };
 }
 
 export const metresPerUnit = (unit: 'mi' | 'km') => METRES_PER_UNIT[unit];

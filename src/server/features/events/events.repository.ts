@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { eventSources, events, favorites } from './events.table.ts';
 
@@ -252,11 +252,12 @@ export function createEventsRepository(db: Db) {
       return row as SummaryRow | undefined;
     },
 
+    /** The sources that list an event: its own links and those of the records merged into it. */
     async findSources(eventId: string) {
       return db
-        .select({ sourceType: eventSources.sourceType, url: eventSources.url, name: eventSources.name })
+        .select({ sourceType: eventSources.sourceType, url: eventSources.url, name: eventSources.name, eventId: eventSources.eventId, sourceId: eventSources.sourceId })
         .from(eventSources)
-        .where(eq(eventSources.eventId, eventId))
+        .where(sql`${eventSources.eventId} = ${eventId} or ${eventSources.eventId} in (select ${events.id} from ${events} where ${events.mergedInto} = ${eventId})`)
         .orderBy(asc(eventSources.seenAt));
     },
 
@@ -324,7 +325,8 @@ export function createEventsRepository(db: Db) {
         .select({ event: eventColumns, isFavorited: sql<boolean>`true`, distanceM: sql<number | null>`null` })
         .from(favorites)
         .innerJoin(events, eq(events.id, favorites.eventId))
-        .where(eq(favorites.userId, userId))
+        // A saved event merged into another is saved as that one too (the merge copies favourites).
+        .where(and(eq(favorites.userId, userId), ne(events.status, 'merged')))
         .orderBy(asc(events.startDate));
       return rows as SummaryRow[];
     },

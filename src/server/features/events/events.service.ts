@@ -60,10 +60,17 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return { categories, sourceTypes, total };
     },
 
+    /** One event; a record merged into another answers as that event (a saved link keeps working). */
     async get(id: string, viewer: Viewer | null): Promise<EventDetail> {
-      const row = await repo.findById(id, viewer?.id ?? null);
+      let row = await repo.findById(id, viewer?.id ?? null);
+      if (row?.event.status === 'merged' && row.event.mergedInto) row = await repo.findById(row.event.mergedInto, viewer?.id ?? null);
       if (!row || (row.event.status !== 'approved' && viewer?.role !== 'admin')) throw notFound('Event not found');
-      return toEventDetail(row, await repo.findSources(id), unit);
+      const links = await repo.findSources(row.event.id);
+      const own = links.filter((l) => l.eventId === row.event.id);
+      // Records merged into it, and (from before merges kept records) further sources linked to it directly.
+      const mergedRecords = links.length - own.length + Math.max(0, new Set(own.map((l) => l.sourceId ?? `${l.sourceType}:${l.url}`)).size - 1);
+      const sources = links.map(({ sourceType, url, name }) => ({ sourceType, url, name }));
+      return toEventDetail(row, sources, unit, { mergedRecords });
     },
 
     async stats(): Promise<EventStats> {

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   customType,
   doublePrecision,
@@ -52,12 +53,18 @@ export const events = pgTable(
     neighbourhood: text('neighbourhood'),
     lat: doublePrecision('lat'),
     lng: doublePrecision('lng'),
+    /** True when lat/lng are a neighbourhood's centre, not the venue's own position (no evidence for matching). */
+    geoApprox: boolean('geo_approx').notNull().default(false),
     attendeeCount: integer('attendee_count').notNull().default(0),
     price: numeric('price', { precision: 10, scale: 2, mode: 'number' }),
     isFree: boolean('is_free').notNull().default(false),
     isVerified: boolean('is_verified').notNull().default(false),
     isDemo: boolean('is_demo').notNull().default(false),
-    status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
+    /** 'merged': another source's record of the event in `mergedInto`; kept whole so a split restores it. */
+    status: text('status', { enum: ['pending', 'approved', 'rejected', 'merged'] }).notNull().default('pending'),
+    mergedInto: uuid('merged_into').references((): AnyPgColumn => events.id, { onDelete: 'set null' }),
+    /** The status it had before it was merged, given back by a split. */
+    premergeStatus: text('premerge_status', { enum: ['pending', 'approved', 'rejected'] }),
     /** Set when the event vanished from every feed that listed it; kept, not deleted. */
     goneAt: timestamp('gone_at', { withTimezone: true }),
     favoriteCount: integer('favorite_count').notNull().default(0),
@@ -92,6 +99,7 @@ export const events = pgTable(
     index('events_earth_idx').using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`),
     index('events_venue_idx').on(t.venueId),
     index('events_start_idx').on(t.startDate),
+    index('events_merged_into_idx').on(t.mergedInto).where(sql`${t.mergedInto} is not null`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CityConfig } from '../../../contract/city.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
@@ -9,10 +9,14 @@ import { classify, type Classification, type ClassifierInput } from './classifie
 import { APPROVE_CONFIDENCE, classifyWithLlm, type LlmClassifyLog } from './classifier/llm-classify.ts';
 import { CONNECTORS } from './connectors/index.ts';
 import { SourceError, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
-import { isSameEvent, START_WINDOW_MS } from './pipeline/dedupe.ts';
-import { normalise, venueKey, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
-import { createSourcesRepository, type EventUpdate, type RunEventRow, type RunLinkRow, type SourceRow } from './sources.repository.ts';
+import { createDuplicatesRepository } from './duplicates.repository.ts';
+import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
+import { newEventRow } from './pipeline/event-row.ts';
+import { itemHash, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
+import { LISTING_HORIZON_DAYS, normalise, venueKey, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
+import { createSourcesRepository, type SourceRow, type SourcesRepository } from './sources.repository.ts';
 
+/** Recurring rules are expanded this far ahead; one-off events are kept up to LISTING_HORIZON_DAYS. */
 export const HORIZON_DAYS = 180;
 export const MAX_OCCURRENCES = 500;
 // Trusted sources' events at or above APPROVE_CONFIDENCE are approved on arrival; it is defined
@@ -30,9 +34,6 @@ export interface RunSummary {
   error?: string;
 }
 
-type Slot = { id: string; title: string; start: Date; venueName: string; lat: number | null; lng: number | null };
-const slotOf = (d: Date) => Math.floor(d.getTime() / START_WINDOW_MS);
-
 export const toSpec = (s: SourceRow): SourceSpec => ({
   id: s.id,
   name: s.name,
@@ -44,13 +45,10 @@ export const toSpec = (s: SourceRow): SourceSpec => ({
   lastModified: s.lastModified,
 });
 
-/** What a source says about one item; a run compares it with the hash stored on the link. */
-export function itemHash(n: NormalisedEvent): string {
-  const fields = [n.title, n.description, n.start.toISOString(), n.end.toISOString(), n.allDay, n.venueName, n.address, n.neighbourhood, n.lat, n.lng, n.price, n.isFree, n.imageUrl, n.url];
-  return createHash('sha1').update(JSON.stringify(fields)).digest('base64url');
-}
+export { itemHash };
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
+const CHUNK = 1000;
 
 /** Fetch, parse, normalise, deduplicate, classify and store one source's events. */
 export function createIngestionService(deps: {
@@ -62,14 +60,17 @@ export function createIngestionService(deps: {
   /** Asked about low-confidence events when configured (LLM_BASE_URL); null keeps the built-in classifier alone. */
   llm: LlmClient | null;
   log: LlmClassifyLog;
+  /** The merge threshold admins' decisions have trained (see duplicates.service). */
+  mergeThreshold: (db: Db) => Promise<number | null>;
 }) {
   const { db, clock, city, llm } = deps;
   const repo = createSourcesRepository(db);
   const withContext = (context: object): LlmClassifyLog => ({ warn: (obj, msg) => deps.log.warn({ ...context, ...obj }, msg) });
+  setCityWords(city.name);
 
   /**
    * With a language model, the items a run may create are classified before its transaction, so
-   * no model request is made while the transaction holds the source's lock. Without one, store()
+   * no model request is made while the transaction holds the source's lock. Without one, the plan
    * classifies inline as items turn out to be new (no network, no extra query).
    */
   async function classifyNew(source: SourceRow, items: NormalisedEvent[]): Promise<Map<string, Classification>> {
@@ -82,181 +83,67 @@ export function createIngestionService(deps: {
     return out;
   }
 
-  function changed(old: Record<string, unknown>, next: Record<string, unknown>) {
-    return Object.keys(next).some((k) => {
-      const a = old[k];
-      const b = next[k];
-      if (a instanceof Date && b instanceof Date) return a.getTime() !== b.getTime();
-      return a !== b;
-    });
+  /** Loads what a run compares with, in its transaction: the source's links, their events, listed events near the new items. */
+  async function loadRunState(tx: Db, source: SourceRow, items: NormalisedEvent[], classified: Map<string, Classification>): Promise<RunState> {
+    const r = createSourcesRepository(tx);
+    const linkRows = await r.linksOfSource(source.id);
+    const links = new Map(linkRows.map((l) => [l.externalId, { eventId: l.eventId, contentHash: l.contentHash }]));
+    const linkedIds = [...new Set(items.map((i) => links.get(i.externalId)?.eventId).filter((x): x is string => Boolean(x)))];
+    const [linked, nearby, venueRows, mergeThreshold] = await Promise.all([
+      r.linkedEvents(linkedIds),
+      r.eventsInWindows(slotWindows(items, (n) => links.has(n.externalId))),
+      r.allVenues(),
+      deps.mergeThreshold(tx),
+    ]);
+    return {
+      source: { id: source.id, name: source.name, sourceType: source.sourceType, trusted: source.trusted, isDemo: source.isDemo },
+      now: clock.now(),
+      links,
+      linked: new Map(linked.map((e) => [e.id, e])),
+      nearby,
+      venues: new Map(venueRows.map((v) => [venueKey(v.name), v.id])),
+      classify: (n) => classified.get(n.externalId) ?? classify(classifierInput(n)),
+      approveConfidence: APPROVE_CONFIDENCE,
+      mergeThreshold,
+    };
+  }
+
+  /** Writes a plan in bulk statements of at most CHUNK rows each. */
+  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date) {
+    const chunks = async <T>(rows: T[], write: (rows: T[]) => Promise<unknown>) => {
+      for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
+    };
+    await chunks(plan.newVenues, r.insertVenues);
+    // Records merged on arrival point at events listed before them: canonical rows go first.
+    await chunks(plan.newEvents.filter((e) => !e.mergedInto), r.insertRunEvents);
+    await chunks(plan.newEvents.filter((e) => e.mergedInto), r.insertRunEvents);
+    await chunks(plan.newLinks, r.insertRunLinks);
+    await chunks(plan.updates, r.updateEvents);
+    await r.touchLinks(source.id, plan.seen, now);
+    await r.markGone(source.id, runStart, now);
   }
 
   async function store(source: SourceRow, items: NormalisedEvent[], runStart: Date, summary: RunSummary, classified: Map<string, Classification>) {
-    const announce: { id: string; action: 'created' | 'updated' }[] = [];
-    await db.transaction(async (tx) => {
+    const announce = await db.transaction(async (tx) => {
       const r = createSourcesRepository(tx);
       await r.lockSource(source.id);
-      const now = clock.now();
-      const linkRows = await r.linksOfSource(source.id);
-      const links = new Map(linkRows.map((l) => [l.externalId, l.eventId]));
-      const hashes = new Map(linkRows.map((l) => [l.externalId, l.contentHash]));
-      const known = await r.linkedEvents([...new Set(items.map((i) => links.get(i.externalId)).filter((x): x is string => Boolean(x)))]);
-      const knownById = new Map(known.map((e) => [e.id, e]));
-
-      // Events in the time window of this batch, bucketed by 30-minute slot, for matching.
-      const buckets = new Map<number, Slot[]>();
-      const addToBucket = (s: Slot) => {
-        const k = slotOf(s.start);
-        const list = buckets.get(k);
-        if (list) list.push(s);
-        else buckets.set(k, [s]);
-      };
-      // Only the slots next to those of items that may need a match are read, not the whole span
-      // of the batch (a feed spread over months would otherwise read every event in them).
-      const slots = [...new Set(items.filter((i) => !i.cancelled && !links.has(i.externalId)).map((i) => slotOf(i.start)))].sort((a, b) => a - b);
-      const windows: { from: Date; to: Date }[] = [];
-      for (const k of slots) {
-        const last = windows[windows.length - 1];
-        const from = (k - 1) * START_WINDOW_MS;
-        const to = (k + 2) * START_WINDOW_MS;
-        if (last && last.to.getTime() >= from) last.to = new Date(to);
-        else windows.push({ from: new Date(from), to: new Date(to) });
-      }
-      for (const e of await r.eventsInWindows(windows)) addToBucket({ id: e.id, title: e.title, start: e.startDate, venueName: e.venueName, lat: e.lat, lng: e.lng });
-      const findMatch = (n: NormalisedEvent) => {
-        const k = slotOf(n.start);
-        for (const key of [k - 1, k, k + 1]) for (const s of buckets.get(key) ?? []) if (isSameEvent(n, s)) return s;
-        return undefined;
-      };
-
-      const venueRows = await r.allVenues();
-      const venueIds = new Map(venueRows.map((v) => [venueKey(v.name), v.id]));
-      const newVenues: { id: string; name: string; address: string | null; neighbourhood: string | null; lat: number | null; lng: number | null }[] = [];
-      const newEvents: RunEventRow[] = [];
-      const newLinks: RunLinkRow[] = [];
-      // By event id: when two items link one event, the last one's values win, as they would one by one.
-      const updates = new Map<string, EventUpdate>();
-      const seen: { externalId: string; contentHash: string }[] = [];
-
-      for (const n of items) {
-        const linkedId = links.get(n.externalId);
-        const hash = itemHash(n);
-        if (linkedId) {
-          seen.push({ externalId: n.externalId, contentHash: hash });
-          const old = knownById.get(linkedId);
-          if (!old) continue;
-          // The source's item is as last applied: the event keeps what it has (an admin's edit,
-          // or another source's newer version), and comes back if it was marked gone.
-          if (!n.cancelled && hashes.get(n.externalId) === hash) {
-            if (old.goneAt && !updates.has(old.id)) {
-              updates.set(old.id, { ...old, goneAt: null, updatedAt: now });
-              summary.updated += 1;
-              if (old.status === 'approved') announce.push({ id: old.id, action: 'updated' });
-            }
-            continue;
-          }
-          if (n.cancelled) {
-            if (!old.goneAt) updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: now, updatedAt: now });
-            summary.updated += 1;
-            continue;
-          }
-          const patch = {
-            title: n.title,
-            description: n.description,
-            startDate: n.start,
-            endDate: n.end,
-            allDay: n.allDay,
-            venueName: n.venueName,
-            address: n.address,
-            neighbourhood: n.neighbourhood,
-            lat: n.lat,
-            lng: n.lng,
-            price: n.price,
-            isFree: n.isFree,
-            imageUrl: n.imageUrl ?? old.imageUrl,
-            sourceUrl: n.url ?? old.sourceUrl,
-            goneAt: null,
-          };
-          if (changed(old as unknown as Record<string, unknown>, patch)) {
-            updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
-            summary.updated += 1;
-            if (old.status === 'approved') announce.push({ id: old.id, action: 'updated' });
-          }
-          continue;
-        }
-        if (n.cancelled) {
-          summary.rejected += 1;
-          continue;
-        }
-        const match = findMatch(n);
-        if (match) {
-          newLinks.push({ eventId: match.id, sourceType: source.sourceType, url: n.url ?? '', name: source.name, externalId: n.externalId, sourceId: source.id, seenAt: now, contentHash: hash });
-          links.set(n.externalId, match.id);
-          summary.merged += 1;
-          continue;
-        }
-        const c = classified.get(n.externalId) ?? classify(classifierInput(n));
-        const id = randomUUID();
-        let venueId: string | null = null;
-        if (n.venueName) {
-          const key = venueKey(n.venueName);
-          venueId = venueIds.get(key) ?? null;
-          if (!venueId && key) {
-            venueId = randomUUID();
-            venueIds.set(key, venueId);
-            newVenues.push({ id: venueId, name: n.venueName, address: n.address, neighbourhood: n.neighbourhood, lat: n.lat, lng: n.lng });
-          }
-        }
-        const status = source.trusted && c.confidence >= APPROVE_CONFIDENCE ? 'approved' : 'pending';
-        newEvents.push({
-          id,
-          title: n.title,
-          description: n.description,
-          category: c.category,
-          categoryConfidence: c.confidence,
-          sourceType: source.sourceType,
-          sourceUrl: n.url,
-          imageUrl: n.imageUrl,
-          startDate: n.start,
-          endDate: n.end,
-          timeZone: n.timeZone,
-          allDay: n.allDay,
-          venueId,
-          venueName: n.venueName,
-          address: n.address,
-          neighbourhood: n.neighbourhood,
-          lat: n.lat,
-          lng: n.lng,
-          attendeeCount: n.attendeeCount,
-          price: n.price,
-          isFree: n.isFree,
-          isVerified: source.trusted,
-          isDemo: source.isDemo,
-          status,
-          createdAt: now,
-          updatedAt: now,
-        });
-        newLinks.push({ eventId: id, sourceType: source.sourceType, url: n.url ?? '', name: source.name, externalId: n.externalId, sourceId: source.id, seenAt: now, contentHash: hash });
-        links.set(n.externalId, id);
-        addToBucket({ id, title: n.title, start: n.start, venueName: n.venueName, lat: n.lat, lng: n.lng });
-        summary.created += 1;
-        if (status === 'approved') announce.push({ id, action: 'created' });
-      }
-      const CHUNK = 1000;
-      for (let i = 0; i < newVenues.length; i += CHUNK) await r.insertVenues(newVenues.slice(i, i + CHUNK));
-      for (let i = 0; i < newEvents.length; i += CHUNK) await r.insertRunEvents(newEvents.slice(i, i + CHUNK));
-      for (let i = 0; i < newLinks.length; i += CHUNK) await r.insertRunLinks(newLinks.slice(i, i + CHUNK));
-      const updateRows = [...updates.values()];
-      for (let i = 0; i < updateRows.length; i += CHUNK) await r.updateEvents(updateRows.slice(i, i + CHUNK));
-      if (seen.length) await r.touchLinks(source.id, seen, now);
-      await r.markGone(source.id, runStart, now);
+      const state = await loadRunState(tx, source, items, classified);
+      const plan = planRun(items, state);
+      await writePlan(r, source, plan, runStart, state.now);
+      const pairs = createDuplicatesRepository(tx);
+      for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
+      summary.created += plan.counts.created;
+      summary.updated += plan.counts.updated;
+      summary.merged += plan.counts.merged;
+      summary.rejected += plan.counts.rejected;
+      return plan.announce;
     });
     for (const a of announce) deps.bus.publish('event_update', a);
   }
 
   /** Reads candidates from a URL: schema.org JSON-LD on a page, else iCalendar. */
   async function readUrl(url: string, now: Date) {
-    const ctx: ConnectorContext = { fetch: deps.fetch, now, timeZone: city.timeZone, horizonDays: HORIZON_DAYS, maxOccurrences: 5 };
+    const ctx: ConnectorContext = { fetch: deps.fetch, now, timeZone: city.timeZone, horizonDays: HORIZON_DAYS, listAheadDays: LISTING_HORIZON_DAYS, maxOccurrences: 5 };
     const spec = (connector: 'jsonld' | 'ical'): SourceSpec => ({ id: 'import', name: 'Import', connector, url, sourceType: 'contribution', config: {} });
     const first = /\.ics($|\?)|^webcal:/i.test(url) ? (['ical', 'jsonld'] as const) : (['jsonld', 'ical'] as const);
     let lastError: unknown;
@@ -287,49 +174,32 @@ export function createIngestionService(deps: {
      */
     async importUrl(url: string, userId: string): Promise<{ eventId: string; created: boolean }> {
       const now = clock.now();
-      const venues: KnownVenues = new Map((await repo.allVenues()).map((v) => [venueKey(v.name), v]));
+      const venueRows = await repo.allVenues();
+      const venues: KnownVenues = new Map(venueRows.map((v) => [venueKey(v.name), v]));
       const items = (await readUrl(url, now))
-        .map((c) => normalise(c, { city, now, horizonDays: HORIZON_DAYS, venues }))
+        .map((c) => normalise(c, { city, now, venues }))
         .filter((n): n is NormalisedEvent => typeof n !== 'string' && !n.cancelled)
         .sort((a, b) => a.start.getTime() - b.start.getTime());
       const n = items[0];
       if (!n) throw invalid('url: no upcoming event was found at that address');
-      const nearby = await repo.eventsStartingBetween(new Date(n.start.getTime() - START_WINDOW_MS), new Date(n.start.getTime() + START_WINDOW_MS));
-      const same = nearby.find((e) => isSameEvent(n, { title: e.title, start: e.startDate, venueName: e.venueName, lat: e.lat, lng: e.lng }));
+      const nearby = await repo.eventsInWindows(slotWindows([n], () => false));
+      const same = nearby.find((e) => compareEvents(n, { ...e, start: e.startDate }).verdict === 'same');
       if (same) return { eventId: same.id, created: false };
       // Before the transaction: a model request must not hold it open.
       const c = (await classifyWithLlm([classifierInput(n)], { llm, log: withContext({ importUrl: url }) }))[0]!;
       const id = randomUUID();
+      const venueId = (n.venueName && venueRows.find((v) => venueKey(v.name) === venueKey(n.venueName))?.id) || null;
+      const row = { ...newEventRow(n, { id, now, sourceType: 'contribution', classification: c, status: 'pending', venueId, isVerified: false, isDemo: false, contributedBy: userId }), sourceUrl: n.url ?? url };
+      // Thin evidence against a listed event: both stay, and admins see the pair.
+      const pairs: ProposedPair[] = nearby
+        .map((e) => ({ e, c: compareEvents(n, { ...e, start: e.startDate }) }))
+        .filter((x) => x.c.verdict === 'possible')
+        .map(({ e, c: cmp }) => ({ eventA: id < e.id ? id : e.id, eventB: id < e.id ? e.id : id, kind: 'cross_source' as const, score: cmp.score, reason: cmp.reason }));
       await db.transaction(async (tx) => {
         const r = createSourcesRepository(tx);
-        await r.insertEvents([
-          {
-            id,
-            title: n.title,
-            description: n.description,
-            category: c.category,
-            categoryConfidence: c.confidence,
-            sourceType: 'contribution',
-            sourceUrl: n.url ?? url,
-            imageUrl: n.imageUrl,
-            startDate: n.start,
-            endDate: n.end,
-            timeZone: n.timeZone,
-            allDay: n.allDay,
-            venueName: n.venueName,
-            address: n.address,
-            neighbourhood: n.neighbourhood,
-            lat: n.lat,
-            lng: n.lng,
-            price: n.price,
-            isFree: n.isFree,
-            status: 'pending',
-            contributedBy: userId,
-            createdAt: now,
-            updatedAt: now,
-          },
-        ]);
-        await r.insertLinks([{ eventId: id, sourceType: 'contribution', url: n.url ?? url, name: 'Contributed by a member', externalId: n.externalId, seenAt: now }]);
+        await r.insertRunEvents([row]);
+        await r.insertRunLinks([{ eventId: id, sourceType: 'contribution', url: n.url ?? url, name: 'Contributed by a member', externalId: n.externalId, sourceId: null, seenAt: now, contentHash: null }]);
+        await createDuplicatesRepository(tx).insertPairs(pairs, now);
       });
       return { eventId: id, created: true };
     },
@@ -344,7 +214,7 @@ export function createIngestionService(deps: {
       try {
         const connector = CONNECTORS[source.connector as keyof typeof CONNECTORS];
         if (!connector) throw new Error(`The ${source.connector} connector is not available`);
-        const ctx: ConnectorContext = { fetch: deps.fetch, now: startedAt, timeZone: city.timeZone, horizonDays: HORIZON_DAYS, maxOccurrences: MAX_OCCURRENCES };
+        const ctx: ConnectorContext = { fetch: deps.fetch, now: startedAt, timeZone: city.timeZone, horizonDays: HORIZON_DAYS, listAheadDays: LISTING_HORIZON_DAYS, maxOccurrences: MAX_OCCURRENCES };
         const result = await connector.run(toSpec(source), ctx);
         validators = { etag: result.etag ?? source.etag, lastModified: result.lastModified ?? source.lastModified };
         if (result.notModified) {
@@ -355,7 +225,7 @@ export function createIngestionService(deps: {
           const items: NormalisedEvent[] = [];
           const ids = new Set<string>();
           for (const c of result.candidates) {
-            const n = normalise(c, { city, now: startedAt, horizonDays: HORIZON_DAYS, venues });
+            const n = normalise(c, { city, now: startedAt, venues });
             if (typeof n === 'string' || ids.has(n.externalId)) summary.rejected += 1;
             else {
               ids.add(n.externalId);

@@ -76,6 +76,8 @@ export interface ConnectorContext {
   timeZone: string;
   /** Recurrences are expanded from now to now + horizonDays, at most maxOccurrences per event. */
   horizonDays: number;
+  /** APIs are asked for events starting up to now + listAheadDays: one-off events announced far ahead are kept. */
+  listAheadDays: number;
   maxOccurrences: number;
 }
 

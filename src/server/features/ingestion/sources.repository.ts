@@ -1,10 +1,11 @@
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client.ts';
 import { eventSources, events, venues } from '../events/events.table.ts';
 import { sourceRuns, sources } from './sources.table.ts';
 
 export type SourceRow = typeof sources.$inferSelect;
-/** An event a run creates: every column it sets, for the bulk insert. */
+type EventStatus = 'pending' | 'approved' | 'rejected';
+/** An event a run creates: every column it sets, for the bulk insert (see pipeline/event-row.ts). */
 export interface RunEventRow {
   id: string;
   title: string;
@@ -24,12 +25,17 @@ export interface RunEventRow {
   neighbourhood: string | null;
   lat: number | null;
   lng: number | null;
+  geoApprox: boolean;
   attendeeCount: number;
   price: number | null;
   isFree: boolean;
   isVerified: boolean;
   isDemo: boolean;
-  status: 'pending' | 'approved' | 'rejected';
+  status: EventStatus | 'merged';
+  /** For a record merged on arrival: the event it is one with, and the status it would have had. */
+  mergedInto: string | null;
+  premergeStatus: EventStatus | null;
+  contributedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,14 +46,10 @@ export interface RunLinkRow {
   url: string;
   name: string;
   externalId: string;
-  sourceId: string;
+  sourceId: string | null;
   seenAt: Date;
   contentHash: string | null;
 }
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-/** One array parameter holding a column of the rows (for unnest). */
-const column = <R, T>(rows: R[], f: (r: R) => T) => sql.param(rows.map(f));
-
 /** A run's new values for one event it already links. */
 export interface EventUpdate {
   id: string;
@@ -61,12 +63,108 @@ export interface EventUpdate {
   neighbourhood: string | null;
   lat: number | null;
   lng: number | null;
+  geoApprox: boolean;
   price: number | null;
   isFree: boolean;
   imageUrl: string | null;
   sourceUrl: string | null;
   goneAt: Date | null;
   updatedAt: Date;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const num = (n: number | null) => (n === null ? null : String(n));
+
+/** A column a bulk statement writes: its name, its SQL array element type, and its value in a row. */
+type ColumnSpec<R> = readonly [name: string, type: string, value: (r: R) => unknown];
+
+/** The one list of what a run writes into a new event row. */
+const EVENT_COLUMNS: ColumnSpec<RunEventRow>[] = [
+  ['id', 'uuid', (r) => r.id],
+  ['title', 'text', (r) => r.title],
+  ['description', 'text', (r) => r.description],
+  ['category', 'text', (r) => r.category],
+  ['category_confidence', 'real', (r) => r.categoryConfidence],
+  ['source_type', 'text', (r) => r.sourceType],
+  ['source_url', 'text', (r) => r.sourceUrl],
+  ['image_url', 'text', (r) => r.imageUrl],
+  ['start_date', 'timestamptz', (r) => iso(r.startDate)],
+  ['end_date', 'timestamptz', (r) => iso(r.endDate)],
+  ['time_zone', 'text', (r) => r.timeZone],
+  ['all_day', 'boolean', (r) => r.allDay],
+  ['venue_id', 'uuid', (r) => r.venueId],
+  ['venue_name', 'text', (r) => r.venueName],
+  ['address', 'text', (r) => r.address],
+  ['neighbourhood', 'text', (r) => r.neighbourhood],
+  ['lat', 'float8', (r) => r.lat],
+  ['lng', 'float8', (r) => r.lng],
+  ['geo_approx', 'boolean', (r) => r.geoApprox],
+  ['attendee_count', 'int', (r) => r.attendeeCount],
+  ['price', 'numeric', (r) => num(r.price)],
+  ['is_free', 'boolean', (r) => r.isFree],
+  ['is_verified', 'boolean', (r) => r.isVerified],
+  ['is_demo', 'boolean', (r) => r.isDemo],
+  ['status', 'text', (r) => r.status],
+  ['merged_into', 'uuid', (r) => r.mergedInto],
+  ['premerge_status', 'text', (r) => r.premergeStatus],
+  ['contributed_by', 'uuid', (r) => r.contributedBy],
+  ['created_at', 'timestamptz', (r) => iso(r.createdAt)],
+  ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)],
+];
+
+/** What a run may change on an event it links (the id first). */
+const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [
+  ['id', 'uuid', (r) => r.id],
+  ['title', 'text', (r) => r.title],
+  ['description', 'text', (r) => r.description],
+  ['start_date', 'timestamptz', (r) => iso(r.startDate)],
+  ['end_date', 'timestamptz', (r) => iso(r.endDate)],
+  ['all_day', 'boolean', (r) => r.allDay],
+  ['venue_name', 'text', (r) => r.venueName],
+  ['address', 'text', (r) => r.address],
+  ['neighbourhood', 'text', (r) => r.neighbourhood],
+  ['lat', 'float8', (r) => r.lat],
+  ['lng', 'float8', (r) => r.lng],
+  ['geo_approx', 'boolean', (r) => r.geoApprox],
+  ['price', 'numeric', (r) => num(r.price)],
+  ['is_free', 'boolean', (r) => r.isFree],
+  ['image_url', 'text', (r) => r.imageUrl],
+  ['source_url', 'text', (r) => r.sourceUrl],
+  ['gone_at', 'timestamptz', (r) => iso(r.goneAt)],
+  ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)],
+];
+
+const LINK_COLUMNS: ColumnSpec<RunLinkRow>[] = [
+  ['event_id', 'uuid', (r) => r.eventId],
+  ['source_type', 'text', (r) => r.sourceType],
+  ['url', 'text', (r) => r.url],
+  ['name', 'text', (r) => r.name],
+  ['external_id', 'text', (r) => r.externalId],
+  ['source_id', 'uuid', (r) => r.sourceId],
+  ['seen_at', 'timestamptz', (r) => iso(r.seenAt)],
+  ['content_hash', 'text', (r) => r.contentHash],
+];
+
+/** `unnest($1::t1[], $2::t2[], ...) as v(c1, c2, ...)`: the rows as one set of column arrays. */
+function unnestRows<R>(rows: R[], columns: ColumnSpec<R>[]): SQL {
+  const arrays = columns.map(([, type, value]) => sql`${sql.param(rows.map(value))}::${sql.raw(type)}[]`);
+  return sql`unnest(${sql.join(arrays, sql`, `)}) as v(${sql.raw(columns.map(([name]) => name).join(', '))})`;
+}
+const names = <R>(columns: ColumnSpec<R>[]) => sql.raw(columns.map(([name]) => name).join(', '));
+
+/** The fields of a stored event a run compares an item with, and the sources it already has. */
+export interface NearbyEvent {
+  id: string;
+  title: string;
+  startDate: Date;
+  venueId: string | null;
+  venueName: string;
+  address: string | null;
+  lat: number | null;
+  lng: number | null;
+  geoApprox: boolean;
+  /** Every source that lists this event, its merged records' included. */
+  sourceIds: string[];
 }
 export type NewSource = typeof sources.$inferInsert;
 
@@ -132,6 +230,7 @@ export function createSourcesRepository(db: Db) {
               neighbourhood: events.neighbourhood,
               lat: events.lat,
               lng: events.lng,
+              geoApprox: events.geoApprox,
               price: events.price,
               isFree: events.isFree,
               imageUrl: events.imageUrl,
@@ -140,83 +239,87 @@ export function createSourcesRepository(db: Db) {
             .from(events)
             .where(sql`${events.id} = any(${sql.param(ids)}::uuid[])`)
         : Promise.resolve([]),
-    /** Events starting in any of the given [from, to) windows (disjoint), for matching. */
-    eventsInWindows: (windows: { from: Date; to: Date }[]) =>
-      windows.length
-        ? db
-            .select({ id: events.id, title: events.title, startDate: events.startDate, venueName: events.venueName, lat: events.lat, lng: events.lng })
-            .from(events)
-            .innerJoin(
-              sql`unnest(${sql.param(windows.map((w) => w.from.toISOString()))}::timestamptz[], ${sql.param(windows.map((w) => w.to.toISOString()))}::timestamptz[]) as w(f, t)`,
-              sql`${events.startDate} >= w.f and ${events.startDate} < w.t`,
-            )
-        : Promise.resolve([]),
-    eventsStartingBetween: (from: Date, to: Date) =>
-      db
-        .select({ id: events.id, title: events.title, startDate: events.startDate, venueName: events.venueName, lat: events.lat, lng: events.lng, description: events.description, imageUrl: events.imageUrl })
-        .from(events)
-        .where(and(gte(events.startDate, from), lte(events.startDate, to))),
+    /**
+     * Events a new item may be one with: starting in any of the given [from, to) windows
+     * (disjoint), listed (not merged into another, not gone), with the sources that list each.
+     */
+    async eventsInWindows(windows: { from: Date; to: Date }[]): Promise<NearbyEvent[]> {
+      if (!windows.length) return [];
+      const rows = await queryRows<{
+        id: string;
+        title: string;
+        start_date: string | Date;
+        venue_id: string | null;
+        venue_name: string;
+        address: string | null;
+        lat: number | null;
+        lng: number | null;
+        geo_approx: boolean;
+        source_ids: string[] | null;
+      }>(
+        db,
+        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx,
+          array(select distinct l.source_id::text from ${eventSources} l where l.source_id is not null
+            and (l.event_id = e.id or l.event_id in (select c.id from ${events} c where c.merged_into = e.id))) as source_ids
+        from ${events} e
+        join unnest(${sql.param(windows.map((w) => w.from.toISOString()))}::timestamptz[], ${sql.param(windows.map((w) => w.to.toISOString()))}::timestamptz[]) as w(f, t)
+          on e.start_date >= w.f and e.start_date < w.t
+        where e.status <> 'merged' and e.gone_at is null`,
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        title: r.title,
+        startDate: new Date(r.start_date),
+        venueId: r.venue_id,
+        venueName: r.venue_name,
+        address: r.address,
+        lat: r.lat === null ? null : Number(r.lat),
+        lng: r.lng === null ? null : Number(r.lng),
+        geoApprox: r.geo_approx,
+        sourceIds: r.source_ids ?? [],
+      }));
+    },
     allVenues: () => db.select().from(venues),
     insertVenues: (rows: (typeof venues.$inferInsert)[]) => (rows.length ? db.insert(venues).values(rows) : Promise.resolve()),
-    insertEvents: (rows: (typeof events.$inferInsert)[]) => (rows.length ? db.insert(events).values(rows) : Promise.resolve()),
-    insertLinks: (rows: (typeof eventSources.$inferInsert)[]) => (rows.length ? db.insert(eventSources).values(rows).onConflictDoNothing() : Promise.resolve()),
     /**
      * Bulk inserts for a run: one statement of column arrays (unnest) per batch, instead of a
      * statement with a parameter per value, which costs far more to build, send and parse.
      */
     async insertRunEvents(rows: RunEventRow[]) {
       if (!rows.length) return;
-      const c = <T>(f: (r: RunEventRow) => T) => column(rows, f);
-      await db.execute(sql`insert into ${events} (id, title, description, category, category_confidence, source_type, source_url, image_url,
-          start_date, end_date, time_zone, all_day, venue_id, venue_name, address, neighbourhood, lat, lng, attendee_count, price, is_free,
-          is_verified, is_demo, status, created_at, updated_at)
-        select * from unnest(${c((r) => r.id)}::uuid[], ${c((r) => r.title)}::text[], ${c((r) => r.description)}::text[], ${c((r) => r.category)}::text[],
-          ${c((r) => r.categoryConfidence)}::real[], ${c((r) => r.sourceType)}::text[], ${c((r) => r.sourceUrl)}::text[], ${c((r) => r.imageUrl)}::text[],
-          ${c((r) => iso(r.startDate))}::timestamptz[], ${c((r) => iso(r.endDate))}::timestamptz[], ${c((r) => r.timeZone)}::text[], ${c((r) => r.allDay)}::boolean[],
-          ${c((r) => r.venueId)}::uuid[], ${c((r) => r.venueName)}::text[], ${c((r) => r.address)}::text[], ${c((r) => r.neighbourhood)}::text[],
-          ${c((r) => r.lat)}::float8[], ${c((r) => r.lng)}::float8[], ${c((r) => r.attendeeCount)}::int[], ${c((r) => (r.price === null ? null : String(r.price)))}::numeric[],
-          ${c((r) => r.isFree)}::boolean[], ${c((r) => r.isVerified)}::boolean[], ${c((r) => r.isDemo)}::boolean[], ${c((r) => r.status)}::text[],
-          ${c((r) => iso(r.createdAt))}::timestamptz[], ${c((r) => iso(r.updatedAt))}::timestamptz[])`);
+      await db.execute(sql`insert into ${events} (${names(EVENT_COLUMNS)}) select * from ${unnestRows(rows, EVENT_COLUMNS)}`);
     },
     async insertRunLinks(rows: RunLinkRow[]) {
       if (!rows.length) return;
-      const c = <T>(f: (r: RunLinkRow) => T) => column(rows, f);
-      await db.execute(sql`insert into ${eventSources} (event_id, source_type, url, name, external_id, source_id, seen_at, content_hash)
-        select * from unnest(${c((r) => r.eventId)}::uuid[], ${c((r) => r.sourceType)}::text[], ${c((r) => r.url)}::text[], ${c((r) => r.name)}::text[],
-          ${c((r) => r.externalId)}::text[], ${c((r) => r.sourceId)}::uuid[], ${c((r) => iso(r.seenAt))}::timestamptz[],
-          ${c((r) => r.contentHash)}::text[])
-        on conflict do nothing`);
+      await db.execute(sql`insert into ${eventSources} (${names(LINK_COLUMNS)}) select * from ${unnestRows(rows, LINK_COLUMNS)} on conflict do nothing`);
     },
     /** Marks a run's items as seen, with the hash of each item as now applied. */
     async touchLinks(sourceId: string, rows: { externalId: string; contentHash: string }[], at: Date) {
       if (!rows.length) return;
       await db.execute(sql`update ${eventSources} as l set seen_at = ${at.toISOString()}, content_hash = v.h
-        from unnest(${column(rows, (r) => r.externalId)}::text[], ${column(rows, (r) => r.contentHash)}::text[]) as v(x, h)
+        from unnest(${sql.param(rows.map((r) => r.externalId))}::text[], ${sql.param(rows.map((r) => r.contentHash))}::text[]) as v(x, h)
         where l.source_id = ${sourceId} and l.external_id = v.x`);
     },
-    /** Applies many updates in one statement: each row's id and the new values of the given columns. */
+    /** Applies many updates in one statement: each row's id and the new values of its columns. */
     async updateEvents(rows: EventUpdate[]) {
       if (!rows.length) return;
-      const col = <T>(f: (r: EventUpdate) => T) => column(rows, f);
-      await db.execute(sql`update ${events} as e set
-          title = v.title, description = v.description, start_date = v.start_date, end_date = v.end_date, all_day = v.all_day,
-          venue_name = v.venue_name, address = v.address, neighbourhood = v.neighbourhood, lat = v.lat, lng = v.lng,
-          price = v.price, is_free = v.is_free, image_url = v.image_url, source_url = v.source_url, gone_at = v.gone_at, updated_at = v.updated_at
-        from unnest(
-          ${col((r) => r.id)}::uuid[], ${col((r) => r.title)}::text[], ${col((r) => r.description)}::text[],
-          ${col((r) => iso(r.startDate))}::timestamptz[], ${col((r) => iso(r.endDate))}::timestamptz[], ${col((r) => r.allDay)}::boolean[],
-          ${col((r) => r.venueName)}::text[], ${col((r) => r.address)}::text[], ${col((r) => r.neighbourhood)}::text[],
-          ${col((r) => r.lat)}::float8[], ${col((r) => r.lng)}::float8[], ${col((r) => (r.price === null ? null : String(r.price)))}::numeric[],
-          ${col((r) => r.isFree)}::boolean[], ${col((r) => r.imageUrl)}::text[], ${col((r) => r.sourceUrl)}::text[],
-          ${col((r) => iso(r.goneAt))}::timestamptz[], ${col((r) => iso(r.updatedAt))}::timestamptz[]
-        ) as v(id, title, description, start_date, end_date, all_day, venue_name, address, neighbourhood, lat, lng, price, is_free, image_url, source_url, gone_at, updated_at)
-        where e.id = v.id`);
+      const set = sql.raw(
+        UPDATE_COLUMNS.slice(1)
+          .map(([name]) => `${name} = v.${name}`)
+          .join(', '),
+      );
+      await db.execute(sql`update ${events} as e set ${set} from ${unnestRows(rows, UPDATE_COLUMNS)} where e.id = v.id`);
     },
-    /** Marks events only this source listed, still to come, that its run did not see again. */
+    /**
+     * Marks events only this source listed, still to come, that its run did not see again. An
+     * event another source still lists (directly, or through a record merged into it) stays.
+     */
     async markGone(sourceId: string, runStart: Date, now: Date) {
       await db.execute(sql`update ${events} set gone_at = ${now.toISOString()} where gone_at is null and start_date > ${now.toISOString()} and id in (
         select ${eventSources.eventId} from ${eventSources} where ${eventSources.sourceId} = ${sourceId} and ${eventSources.seenAt} < ${runStart.toISOString()})
-        and not exists (select 1 from ${eventSources} s2 where s2.event_id = ${events.id} and s2.source_id is distinct from ${sourceId})`);
+        and not exists (select 1 from ${eventSources} s2 where s2.event_id = ${events.id} and s2.source_id is distinct from ${sourceId})
+        and not exists (select 1 from ${events} c join ${eventSources} s3 on s3.event_id = c.id
+          where c.merged_into = ${events.id} and c.gone_at is null and s3.source_id is distinct from ${sourceId})`);
     },
   };
 }

@@ -65,7 +65,7 @@ export function buildEvent(over: Partial<EventSummary> = {}): EventSummary {
 }
 
 export function buildDetail(over: Partial<EventDetail> = {}): EventDetail {
-  return { ...buildEvent(over), description: 'A night of music.\n\nDoors at 6.', sources: [], ...over };
+  return { ...buildEvent(over), description: 'A night of music.\n\nDoors at 6.', sources: [], removedBySource: false, mergedRecords: 0, ...over };
 }
 
 export const json = (body: unknown, init: ResponseInit = {}) =>

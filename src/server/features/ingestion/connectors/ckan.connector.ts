@@ -60,7 +60,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const config = parseConfig(source.config);
   const site = siteBase(source.url);
   const zone = config.timeZone ?? ctx.timeZone;
-  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const limit = config.pageSize ?? 1000;
   const { mapping } = config;
   const headers: Record<string, string> = config.apiKey ? { authorization: config.apiKey } : {};

@@ -7,7 +7,7 @@ import { closeSharedSandbox, parseInSandbox } from '../parse/sandbox.ts';
 import { csvConnector, type CsvConnectorResult } from './csv.connector.ts';
 
 const fetch = createSafeFetch({ allowPrivate: true });
-const ctx = (now = '2026-01-01T00:00:00Z', timeZone = 'Europe/Berlin'): ConnectorContext => ({ fetch, now: new Date(now), timeZone, horizonDays: 180, maxOccurrences: 500 });
+const ctx = (now = '2026-01-01T00:00:00Z', timeZone = 'Europe/Berlin'): ConnectorContext => ({ fetch, now: new Date(now), timeZone, horizonDays: 180, listAheadDays: 730, maxOccurrences: 500 });
 const iso = (d: Date | undefined) => d?.toISOString();
 
 const mapping = { title: 'Event', start: 'Start', end: 'End', venue: 'Venue', address: 'Address', description: 'Details', url: 'Link', price: 'Price', category: 'Tags', lat: 'Lat', lng: 'Lng' };

@@ -46,7 +46,7 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const config = parseConfig(source.config);
   const base = apiBase(source.url);
   const list = config.organizerId ? `organizers/${config.organizerId}` : `venues/${config.venueId}`;
-  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const found = new Map<string, CandidateEvent>();
   let next: { continuation?: string; page?: number } = {};
 

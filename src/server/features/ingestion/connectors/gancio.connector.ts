@@ -37,7 +37,7 @@ const configSchema = z.object({
 async function run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult> {
   const config = parseConfig(source.config);
   const instance = instanceBase(source.url);
-  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const max = config.pageSize ?? 50;
   const found = new Map<string, CandidateEvent>();
   const seen = new Set<string>();

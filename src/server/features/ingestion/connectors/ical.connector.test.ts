@@ -17,6 +17,7 @@ const ctx = (now: string, timeZone: string, extra: Partial<ConnectorContext> = {
   now: new Date(now),
   timeZone,
   horizonDays: 180,
+  listAheadDays: 730,
   maxOccurrences: 500,
   ...extra,
 });

@@ -12,7 +12,7 @@ const JSONLD = join(FIX, 'jsonld');
 const has = existsSync(JSONLD);
 
 const fetch = createSafeFetch({ allowPrivate: true });
-const ctx = (now: string, timeZone: string, extra: Partial<ConnectorContext> = {}): ConnectorContext => ({ fetch, now: new Date(now), timeZone, horizonDays: 180, maxOccurrences: 500, ...extra });
+const ctx = (now: string, timeZone: string, extra: Partial<ConnectorContext> = {}): ConnectorContext => ({ fetch, now: new Date(now), timeZone, horizonDays: 180, listAheadDays: 730, maxOccurrences: 500, ...extra });
 const source = (url: string): SourceSpec => ({ id: 's', name: 'Page', connector: 'jsonld', url, sourceType: 'jsonld', config: {} });
 const iso = (d: Date | undefined) => d?.toISOString();
 const page = (...blocks: string[]) => `<!doctype html><html><head><title>Events</title>${blocks.map((b) => `<script type="application/ld+json">${b}</script>`).join('\n')}</head><body><p>What's on</p></body></html>`;

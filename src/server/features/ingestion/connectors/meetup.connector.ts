@@ -70,7 +70,7 @@ const configSchema = z.object({
 async function run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult> {
   const config = parseConfig(source.config);
   const endpoint = apiEndpoint(source.url);
-  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const found = new Map<string, CandidateEvent>();
   let after: string | null = null;
 

@@ -80,7 +80,7 @@ const configSchema = z.object({
 async function run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult> {
   const config = parseConfig(source.config);
   const endpoint = `${instanceBase(source.url)}/api`;
-  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const limit = config.pageSize ?? 50;
   const found = new Map<string, CandidateEvent>();
   let seen = 0;

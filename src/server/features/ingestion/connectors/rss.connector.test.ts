@@ -10,7 +10,7 @@ import { rssConnector } from './rss.connector.ts';
 const sample = (name: string) => readFileSync(new URL(`./__samples__/rss/${name}`, import.meta.url));
 
 const fetch = createSafeFetch({ allowPrivate: true });
-const ctx = (now: string, timeZone: string): ConnectorContext => ({ fetch, now: new Date(now), timeZone, horizonDays: 180, maxOccurrences: 500 });
+const ctx = (now: string, timeZone: string): ConnectorContext => ({ fetch, now: new Date(now), timeZone, horizonDays: 180, listAheadDays: 730, maxOccurrences: 500 });
 const source = (url: string): SourceSpec => ({ id: 's', name: 'Feed', connector: 'rss', url, sourceType: 'rss', config: {} });
 const iso = (d: Date | undefined) => d?.toISOString();
 const find = (list: CandidateEvent[], title: string) => list.find((c) => c.title === title)!;

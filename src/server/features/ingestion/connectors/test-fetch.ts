@@ -12,5 +12,5 @@ export const testFetch: SafeFetch = async (url, init) => {
 
 /** A connector context for tests: the city is Portland, Oregon. */
 export function testContext(now: Date, overrides: Partial<ConnectorContext> = {}): ConnectorContext {
-  return { fetch: testFetch, now, timeZone: 'America/Los_Angeles', horizonDays: 60, maxOccurrences: 50, ...overrides };
+  return { fetch: testFetch, now, timeZone: 'America/Los_Angeles', horizonDays: 60, listAheadDays: 60, maxOccurrences: 50, ...overrides };
 }

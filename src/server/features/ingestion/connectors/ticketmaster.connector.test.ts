@@ -58,7 +58,7 @@ describe.skipIf(!existsSync(API))('ticketmaster connector on real recorded Disco
     const now = new Date('2016-05-20T00:00:00Z');
     const result = await ticketmasterConnector.run(
       source(s.url('/discovery/v2'), { apiKey: 'mock-api-key', city: 'Houston', stateCode: 'TX', pageSize: 20 }),
-      testContext(now, { horizonDays: 30, timeZone: 'America/Chicago' }),
+      testContext(now, { listAheadDays: 30, timeZone: 'America/Chicago' }),
     );
 
     expect(s.hits).toHaveLength(2);

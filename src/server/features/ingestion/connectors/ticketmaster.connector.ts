@@ -61,7 +61,7 @@ type Config = z.infer<typeof configSchema>;
 async function run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult> {
   const config = parseConfig(source.config);
   const base = apiBase(source.url);
-  const horizonEnd = new Date(ctx.now.getTime() + ctx.horizonDays * DAY_MS);
+  const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const size = config.pageSize ?? 100;
   const found = new Map<string, CandidateEvent>();
 

@@ -3,7 +3,7 @@ import { PORTLAND } from '../../../city.ts';
 import { canonicalUrl, normalise, venueKey, type KnownVenues } from './normalise.ts';
 
 const now = new Date('2026-11-22T20:00:00Z');
-const ctx = (venues: KnownVenues = new Map()) => ({ city: PORTLAND, now, horizonDays: 180, venues });
+const ctx = (venues: KnownVenues = new Map()) => ({ city: PORTLAND, now, venues });
 const start = new Date('2026-11-28T03:00:00Z');
 
 describe('normalise', () => {
@@ -36,7 +36,7 @@ describe('normalise', () => {
   it('refuses events without a title, already over, or beyond the horizon', () => {
     expect(normalise({ externalId: 'a', title: '  ', start }, ctx())).toBe('no title');
     expect(normalise({ externalId: 'a', title: 'Old', start: new Date('2026-11-01T00:00:00Z') }, ctx())).toBe('already ended');
-    expect(normalise({ externalId: 'a', title: 'Far', start: new Date('2027-12-01T00:00:00Z') }, ctx())).toBe('beyond the horizon');
+    expect(normalise({ externalId: 'a', title: 'Far', start: new Date('2028-12-01T00:00:00Z') }, ctx())).toBe('beyond the horizon');
     expect(normalise({ externalId: 'a', title: 'Bad', start: new Date('nope') }, ctx())).toBe('no valid start');
   });
 
@@ -49,5 +49,19 @@ describe('normalise', () => {
     expect(canonicalUrl('https://Example.org/e/1?utm_source=x&id=3#top')).toBe('https://example.org/e/1?id=3');
     expect(canonicalUrl('javascript:alert(1)')).toBeNull();
     expect(canonicalUrl('not a url')).toBeNull();
+  });
+
+  it('keeps one-off events announced up to two years ahead: a festival 14 months out, a concert 7 months out', () => {
+    const festival = normalise({ externalId: 'f', title: 'Rose Festival', start: new Date('2028-01-20T18:00:00Z') }, ctx());
+    const concert = normalise({ externalId: 'c', title: 'Symphony in the Park', start: new Date('2027-06-20T03:00:00Z') }, ctx());
+    expect(typeof festival).toBe('object');
+    expect(typeof concert).toBe('object');
+  });
+
+  it('says when coordinates are only the neighbourhood centre', () => {
+    const approx = normalise({ externalId: 'n', title: 'Walk', start: new Date('2026-12-01T18:00:00Z'), address: 'SE 13th Ave, Sellwood, Portland' }, ctx());
+    const exact = normalise({ externalId: 'e', title: 'Walk', start: new Date('2026-12-01T18:00:00Z'), lat: 45.5288, lng: -122.683 }, ctx());
+    expect(approx).toMatchObject({ geoApprox: true });
+    expect(exact).toMatchObject({ geoApprox: false });
   });
 });

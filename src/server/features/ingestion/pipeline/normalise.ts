@@ -1,9 +1,16 @@
 import type { CityConfig } from '../../../../contract/city.ts';
 import { zonedDayBounds } from '../../../../contract/time.ts';
+import { haversineM } from '../../../lib/geo.ts';
 import { htmlToText } from '../../../lib/text.ts';
 import type { CandidateEvent } from '../ingestion.types.ts';
 
 export const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
+/**
+ * One-off events are listed up to two years ahead (festivals are announced a year or more
+ * before). The shorter recurrence horizon of the connectors only bounds how far a rule is
+ * expanded, never which announced events are kept.
+ */
+export const LISTING_HORIZON_DAYS = 730;
 const MAX_TITLE = 300;
 const MAX_DESCRIPTION = 20_000;
 
@@ -23,6 +30,8 @@ export interface NormalisedEvent {
   neighbourhood: string | null;
   lat: number | null;
   lng: number | null;
+  /** True when lat/lng are only the neighbourhood's centre, not the venue's own position. */
+  geoApprox: boolean;
   price: number | null;
   isFree: boolean;
   categories: string[];
@@ -65,15 +74,6 @@ export function findNeighbourhood(city: CityConfig, text: string, lat: number | 
   return best && best.d <= 3000 ? best.n : undefined;
 }
 
-export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const R = 6_371_000;
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLng = (lng2 - lng1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * R * Math.asin(Math.sqrt(a));
-}
-
 export type KnownVenues = Map<string, { lat: number | null; lng: number | null; address: string | null; neighbourhood: string | null }>;
 export const venueKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 
@@ -82,7 +82,7 @@ export const venueKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+
  * price and free detection, canonical URLs, venue, and coordinates from the source, else a
  * known venue, else the neighbourhood's centre. Returns a reason string when it must be refused.
  */
-export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date; horizonDays: number; venues: KnownVenues }): NormalisedEvent | string {
+export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date; venues: KnownVenues }): NormalisedEvent | string {
   const title = tidy(c.title).slice(0, MAX_TITLE);
   if (!title) return 'no title';
   if (!(c.start instanceof Date) || Number.isNaN(c.start.getTime())) return 'no valid start';
@@ -90,7 +90,7 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
   let end = c.end && !Number.isNaN(c.end.getTime()) && c.end >= c.start ? c.end : undefined;
   if (!end) end = c.allDay ? zonedDayBounds(c.start, timeZone).end : new Date(c.start.getTime() + DEFAULT_DURATION_MS);
   if (end <= ctx.now) return 'already ended';
-  if (c.start.getTime() > ctx.now.getTime() + ctx.horizonDays * 86_400_000) return 'beyond the horizon';
+  if (c.start.getTime() > ctx.now.getTime() + LISTING_HORIZON_DAYS * 86_400_000) return 'beyond the horizon';
 
   const description = htmlToText(c.description ?? '').slice(0, MAX_DESCRIPTION);
   const venueName = tidy(c.venueName).slice(0, 300);
@@ -105,9 +105,11 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
     lng = known.lng;
   }
   const place = findNeighbourhood(ctx.city, `${venueName} ${address ?? ''} ${known?.neighbourhood ?? ''}`, lat, lng);
+  let geoApprox = false;
   if ((lat === null || lng === null) && place) {
     lat = place.lat;
     lng = place.lng;
+    geoApprox = true;
   }
 
   let price = typeof c.price === 'number' && Number.isFinite(c.price) && c.price >= 0 ? Math.round(c.price * 100) / 100 : null;
@@ -129,6 +131,7 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
     neighbourhood: place?.name ?? known?.neighbourhood ?? null,
     lat,
     lng,
+    geoApprox,
     price,
     isFree,
     categories: (c.categories ?? []).map((x) => tidy(x)).filter(Boolean).slice(0, 20),

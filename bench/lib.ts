@@ -1,0 +1,121 @@
+// What the benchmarks share: a seeded generator, the app as the server builds it, iCalendar
+// text, and a throwaway PostgreSQL database. Not a benchmark itself (bench/run.ts runs *.bench.ts).
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../src/server/app.ts';
+import { PORTLAND } from '../src/server/city.ts';
+import { openDatabase, type Database } from '../src/server/db/client.ts';
+import { parseEnv } from '../src/server/env.ts';
+import type { SafeFetch } from '../src/server/features/ingestion/ingestion.types.ts';
+
+export const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
+
+export /** mulberry32: small, fast and deterministic. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  return { next, int, pick };
+}
+
+
+export function fold(line: string): string {
+  if (line.length <= 75) return line;
+  const out = [line.slice(0, 75)];
+  for (let i = 75; i < line.length; i += 74) out.push(` ${line.slice(i, i + 74)}`);
+  return out.join('\r\n');
+}
+export const VTIMEZONE = [
+  'BEGIN:VTIMEZONE',
+  'TZID:America/Los_Angeles',
+  'BEGIN:DAYLIGHT',
+  'TZOFFSETFROM:-0800',
+  'TZOFFSETTO:-0700',
+  'TZNAME:PDT',
+  'DTSTART:19700308T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU',
+  'END:DAYLIGHT',
+  'BEGIN:STANDARD',
+  'TZOFFSETFROM:-0700',
+  'TZOFFSETTO:-0800',
+  'TZNAME:PST',
+  'DTSTART:19701101T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+];
+
+
+export async function rowsOf<T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+
+export async function makeApp(database: Database, fetch: SafeFetch, scheduler: false | { unitSeconds: number; pollingIntervalSeconds: number }) {
+  const app = await buildApp({
+    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_SOURCES: 'true' }),
+    database,
+    city: PORTLAND,
+    sessionSecret: 'bench-secret-bench-secret-bench-secret-01',
+    webDir: null,
+    logger: false,
+    fetch,
+    scheduler,
+  });
+  await app.ready();
+  return app;
+}
+
+
+/** The PostgreSQL server to benchmark: BENCH_DATABASE_URL, else the local one when it answers. */
+export async function postgresUrl(): Promise<string | undefined> {
+  const url = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG;
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return url;
+  } catch (err) {
+    if (process.env.BENCH_DATABASE_URL) throw new Error(`BENCH_DATABASE_URL does not answer: ${(err as Error).message}`, { cause: err });
+    console.log(`\n(no PostgreSQL at ${DEFAULT_PG}: ${(err as Error).message}; PostgreSQL skipped — set BENCH_DATABASE_URL to benchmark one)`);
+    return undefined;
+  }
+}
+
+export async function withBenchDatabase<T>(url: string, fn: (database: Database) => Promise<T>): Promise<T> {
+  const name = `townbeat_bench_${randomBytes(5).toString('hex')}`;
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const dropOnSignal = () => void admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => process.exit(130));
+  process.once('SIGINT', dropOnSignal);
+  try {
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    const database = await openDatabase({ url: u.toString() });
+    try {
+      return await fn(database);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    process.off('SIGINT', dropOnSignal);
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { EventSummary } from './events.ts';
+
+/** Two listed events that may be one, waiting for an admin (GET /api/admin/duplicates). */
+export const DuplicatePair = z.object({
+  id: z.string(),
+  /** 'cross_source': two sources' records; 'same_source': one source listed it twice under two ids. */
+  kind: z.enum(['cross_source', 'same_source']),
+  /** 0..1, how much the evidence agrees. */
+  score: z.number(),
+  /** Why it was proposed, in a few words. */
+  reason: z.string(),
+  createdAt: z.string(),
+  a: EventSummary,
+  b: EventSummary,
+});
+export type DuplicatePair = z.infer<typeof DuplicatePair>;
+
+export const DuplicateListResponse = z.object({
+  pairs: z.array(DuplicatePair),
+  /** Learned from admins' decisions: cross-source proposals scoring at least this merge on their own; null until decisions support one. */
+  mergeThreshold: z.number().nullable(),
+  decisions: z.object({ merged: z.number().int(), keptApart: z.number().int() }),
+});
+export type DuplicateListResponse = z.infer<typeof DuplicateListResponse>;
+
+export const MergeBody = z
+  .object({ keepId: z.uuid('keepId must be the id of one of the two events').optional() })
+  .nullish();
+export const MergeResponse = z.object({ eventId: z.string(), mergedId: z.string() });
+export const KeepApartResponse = z.object({ id: z.string(), status: z.literal('kept_apart') });
+/** POST /api/admin/events/:id/split: the records given back their own listing. */
+export const SplitResponse = z.object({ eventId: z.string(), restored: z.array(z.string()) });

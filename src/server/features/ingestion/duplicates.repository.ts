@@ -1,0 +1,110 @@
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client.ts';
+import { eventSources, events, favorites } from '../events/events.table.ts';
+import { duplicatePairs } from './duplicates.table.ts';
+import type { ProposedPair } from './pipeline/plan-run.ts';
+
+export type DuplicatePairRow = typeof duplicatePairs.$inferSelect;
+
+/** Queries on proposed duplicate pairs, and the event writes a merge or a split makes. */
+export function createDuplicatesRepository(db: Db) {
+  return {
+    /** Proposes pairs; a pair already proposed (or decided) stays as it is. */
+    async insertPairs(rows: ProposedPair[], at: Date) {
+      if (!rows.length) return;
+      const col = <T>(f: (r: ProposedPair) => T) => sql.param(rows.map(f));
+      await db.execute(sql`insert into ${duplicatePairs} (event_a, event_b, kind, score, reason, created_at)
+        select * from unnest(${col((r) => r.eventA)}::uuid[], ${col((r) => r.eventB)}::uuid[], ${col((r) => r.kind)}::text[],
+          ${col((r) => r.score)}::real[], ${col((r) => r.reason)}::text[], array_fill(${at.toISOString()}::timestamptz, array[${rows.length}::int]))
+        on conflict (event_a, event_b) do nothing`);
+    },
+    /** Admins' decisions on cross-source proposals: what trains the merge threshold. */
+    decisions: () =>
+      db
+        .select({ score: duplicatePairs.score, status: duplicatePairs.status })
+        .from(duplicatePairs)
+        .where(and(ne(duplicatePairs.status, 'open'), eq(duplicatePairs.kind, 'cross_source'))),
+    /** Open proposals whose two events are both still listed on their own (not merged since). */
+    listOpen: (limit: number) =>
+      db
+        .select()
+        .from(duplicatePairs)
+        .where(
+          and(
+            eq(duplicatePairs.status, 'open'),
+            sql`not exists (select 1 from ${events} e where e.id in (${duplicatePairs.eventA}, ${duplicatePairs.eventB}) and e.status = 'merged')`,
+          ),
+        )
+        .orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt))
+        .limit(limit),
+    async findById(id: string) {
+      const [row] = await db.select().from(duplicatePairs).where(eq(duplicatePairs.id, id));
+      return row;
+    },
+    async decide(id: string, status: 'merged' | 'kept_apart', by: string, at: Date) {
+      await db.update(duplicatePairs).set({ status, decidedBy: by, decidedAt: at }).where(eq(duplicatePairs.id, id));
+    },
+    /** Records a decision on a pair that may not have been proposed (a split is a "keep apart"). */
+    async upsertDecision(pair: ProposedPair, status: 'merged' | 'kept_apart', by: string, at: Date) {
+      await db
+        .insert(duplicatePairs)
+        .values({ ...pair, status, decidedBy: by, decidedAt: at, createdAt: at })
+        .onConflictDoUpdate({ target: [duplicatePairs.eventA, duplicatePairs.eventB], set: { status, decidedBy: by, decidedAt: at } });
+    },
+    async lockEvents(ids: string[]) {
+      await db.execute(sql`select id from ${events} where id = any(${sql.param(ids)}::uuid[]) for update`);
+    },
+    async findEvent(id: string) {
+      const [row] = await db.select({ id: events.id, status: events.status, mergedInto: events.mergedInto, createdAt: events.createdAt }).from(events).where(eq(events.id, id));
+      return row;
+    },
+    /**
+     * Merges `childId` into `targetId`: the child is kept whole (status 'merged', its own status
+     * remembered), records merged into it follow, and people who saved it have the target saved too.
+     */
+    async mergeInto(childId: string, targetId: string, at: Date) {
+      await db.execute(sql`update ${events} set premerge_status = status, status = 'merged', merged_into = ${targetId}, updated_at = ${at.toISOString()}
+        where id = ${childId} and status <> 'merged'`);
+      await db.execute(sql`update ${events} set merged_into = ${targetId} where merged_into = ${childId}`);
+      await db.execute(sql`insert into ${favorites} (user_id, event_id, created_at) select user_id, ${targetId}, created_at from ${favorites} where event_id = ${childId} on conflict do nothing`);
+      await db.execute(sql`update ${events} set favorite_count = (select count(*) from ${favorites} where event_id = ${targetId}) where id = ${targetId}`);
+    },
+    /** Gives every record merged into the event its own listing back, with the status it had. */
+    async restoreMerged(eventId: string, at: Date): Promise<string[]> {
+      const rows = await queryRows<{ id: string }>(db, sql`update ${events} set status = coalesce(premerge_status, 'pending'), premerge_status = null, merged_into = null, updated_at = ${at.toISOString()}
+        where merged_into = ${eventId} returning id`);
+      return rows.map((r) => r.id);
+    },
+    /** The event's own links, oldest first: more than one source among them is a merge from before records were kept. */
+    ownLinks: (eventId: string) =>
+      db
+        .select({ sourceId: eventSources.sourceId, sourceType: eventSources.sourceType, externalId: eventSources.externalId, url: eventSources.url })
+        .from(eventSources)
+        .where(eq(eventSources.eventId, eventId))
+        .orderBy(asc(eventSources.seenAt)),
+    /**
+     * A copy of the event as its own listing, for a source linked to it directly: the link moves
+     * to the copy and forgets its hash, so the source's next run writes its own version.
+     */
+    async splitLinkToCopy(eventId: string, link: { sourceId: string | null; sourceType: string; url: string }, at: Date): Promise<string> {
+      const copy = await queryRows<{ id: string }>(db, sql`insert into ${events} (title, description, category, category_confidence, source_type, source_url, image_url,
+          start_date, end_date, time_zone, all_day, venue_id, venue_name, address, neighbourhood, lat, lng, geo_approx, attendee_count, price, is_free,
+          is_verified, is_demo, status, gone_at, contributed_by, created_at, updated_at)
+        select title, description, category, category_confidence, ${link.sourceType}, source_url, image_url, start_date, end_date, time_zone, all_day, venue_id,
+          venue_name, address, neighbourhood, lat, lng, geo_approx, attendee_count, price, is_free, is_verified, is_demo, status, gone_at, contributed_by, ${at.toISOString()}, ${at.toISOString()}
+        from ${events} where id = ${eventId} returning id`);
+      const id = copy[0]!.id;
+      await db.execute(sql`update ${eventSources} set event_id = ${id}, content_hash = null
+        where event_id = ${eventId} and ${link.sourceId === null ? sql`source_id is null and source_type = ${link.sourceType} and url = ${link.url}` : sql`source_id = ${link.sourceId}`}`);
+      return id;
+    },
+    /** Fields a split compares to score the pair it records as kept apart. */
+    comparables: (ids: string[]) =>
+      db
+        .select({ id: events.id, title: events.title, startDate: events.startDate, venueName: events.venueName, venueId: events.venueId, address: events.address, lat: events.lat, lng: events.lng, geoApprox: events.geoApprox })
+        .from(events)
+        .where(sql`${events.id} = any(${sql.param(ids)}::uuid[])`),
+  };
+}
+
+export type DuplicatesRepository = ReturnType<typeof createDuplicatesRepository>;

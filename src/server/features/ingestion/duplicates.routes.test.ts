@@ -1,0 +1,203 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { queryRows } from '../../test/factories.ts';
+import { startFeedServer, type Route } from '../../test/feed-server.ts';
+
+// Deduplication end to end: calendars of distinct events stay distinct; what may be one event is
+// proposed to admins, who merge (reversibly) or keep apart.
+const NOW = new Date('2026-11-23T18:00:00Z');
+
+type Item = { uid: string; title: string; start: string; location?: string; geo?: string };
+function ics(events: Item[]) {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Townbeat tests//EN'];
+  for (const e of events) {
+    lines.push('BEGIN:VEVENT', `UID:${e.uid}`, 'DTSTAMP:20261101T000000Z', `DTSTART;TZID=America/Los_Angeles:${e.start}`, `SUMMARY:${e.title}`);
+    if (e.location) lines.push(`LOCATION:${e.location}`);
+    if (e.geo) lines.push(`GEO:${e.geo}`);
+    lines.push('END:VEVENT');
+  }
+  lines.push('END:VCALENDAR');
+  return lines.join('\r\n') + '\r\n';
+}
+
+let t: TestApp;
+let admin: string;
+let member: string;
+let feeds: Record<string, string> = {};
+let server: Awaited<ReturnType<typeof startFeedServer>>;
+const route =
+  (name: string): Route =>
+  (_req, res) => {
+    const body = feeds[name];
+    if (body === undefined) res.writeHead(500).end('boom');
+    else res.writeHead(200, { 'content-type': 'text/calendar' }).end(body);
+  };
+
+beforeAll(async () => {
+  server = await startFeedServer({ '/a.ics': route('a'), '/b.ics': route('b') });
+  t = await buildTestApp();
+  admin = (await signupUser(t.app)).cookie;
+  member = (await signupUser(t.app)).cookie;
+});
+afterAll(async () => {
+  await t.close();
+  await server.close();
+});
+beforeEach(async () => {
+  t.clock.set(NOW);
+  await t.database.db.execute(sql`truncate sources, events, venues, duplicate_pairs cascade`);
+  feeds = {};
+});
+
+const api = (method: 'GET' | 'POST', url: string, payload?: object, cookie = admin) =>
+  t.app.inject({ method, url, headers: { origin: TEST_ORIGIN, cookie }, ...(payload ? { payload } : {}) });
+
+async function source(name: string, feed: 'a' | 'b', items: Item[]) {
+  feeds[feed] = ics(items);
+  const res = await api('POST', '/api/admin/sources', { name, connector: 'ical', url: server.url(`/${feed}.ics`), sourceType: 'ical', trusted: true });
+  expect(res.statusCode).toBe(201);
+  const { id } = res.json() as { id: string };
+  const run = await api('POST', `/api/admin/sources/${id}/run`);
+  expect(run.json()).toMatchObject({ status: 'success' });
+  return { id, run: run.json() as { created: number; merged: number } };
+}
+/** Events listed on their own (not merged into another, not gone), by title. */
+const listed = async () => (await queryRows<{ title: string }>(t.database.db, sql`select title from events where gone_at is null and status <> 'merged' order by start_date, title`)).map((r) => r.title);
+
+describe('a run keeps distinct events distinct', () => {
+  it('keeps two items of one calendar with their own UIDs, even with one title, place and hour', async () => {
+    const { run } = await source('Alberta Rose', 'a', [
+      { uid: 'mic-main@rose', title: 'Open Mic', start: '20261201T190000', location: 'Alberta Rose Theatre', geo: '45.559;-122.6421' },
+      { uid: 'mic-back@rose', title: 'Open Mic', start: '20261201T190000', location: 'Alberta Rose Theatre', geo: '45.559;-122.6421' },
+    ]);
+    expect(run).toMatchObject({ created: 2, merged: 0 });
+    expect(await listed()).toEqual(['Open Mic', 'Open Mic']);
+    // The exact copy is only proposed to admins.
+    const pairs = (await api('GET', '/api/admin/duplicates')).json();
+    expect(pairs.pairs).toHaveLength(1);
+    expect(pairs.pairs[0]).toMatchObject({ kind: 'same_source' });
+  });
+
+  it('keeps sibling events at one library and hour apart across sources', async () => {
+    const library = { location: 'Central Library, 801 SW 10th Ave', geo: '45.5189;-122.6829' };
+    await source('Library', 'a', [{ uid: 'es@lib', title: 'Spanish Conversation Hour', start: '20261202T180000', ...library }]);
+    const { run } = await source('City listings', 'b', [
+      { uid: 'fr@city', title: 'French Conversation Hour', start: '20261202T180000', ...library },
+      { uid: 'es@city', title: 'Spanish conversation hour', start: '20261202T181500', ...library },
+    ]);
+    expect(run).toMatchObject({ created: 1, merged: 1 });
+    expect(await listed()).toEqual(['French Conversation Hour', 'Spanish Conversation Hour']);
+  });
+
+  it('keeps numbered concerts of one series at different venues ten minutes apart', async () => {
+    await source('Series A', 'a', [{ uid: 'c7@a', title: 'Concert 7', start: '20261203T190000', location: 'Venue 12, Portland' }]);
+    const { run } = await source('Series B', 'b', [
+      { uid: 'c7@b', title: 'Concert 7', start: '20261203T191000', location: 'Venue 13, Portland' },
+      { uid: 'c8@b', title: 'Concert 8', start: '20261203T190000', location: 'Venue 12, Portland' },
+    ]);
+    expect(run).toMatchObject({ created: 2, merged: 0 });
+    expect(await listed()).toHaveLength(3);
+  });
+
+  it('keeps one-off events announced far ahead: a festival fourteen months out, a concert seven months out', async () => {
+    await source('Festivals', 'a', [
+      { uid: 'fest@x', title: 'Rose City Folk Festival', start: '20280122T120000', location: 'Waterfront Park' },
+      { uid: 'gig@x', title: 'Symphony under the Stars', start: '20270620T200000', location: 'Washington Park' },
+    ]);
+    expect(await listed()).toEqual(['Symphony under the Stars', 'Rose City Folk Festival']);
+  });
+});
+
+describe('possible duplicates for admins', () => {
+  async function proposed() {
+    await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', location: 'Leftbank Annex', geo: '45.5297;-122.6668' }]);
+    const { run } = await source('Listings', 'b', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000' }]);
+    expect(run).toMatchObject({ created: 1, merged: 0 });
+    const list = (await api('GET', '/api/admin/duplicates')).json();
+    expect(list.pairs).toHaveLength(1);
+    expect(list.pairs[0].reason).toContain('venue unknown');
+    return list.pairs[0] as { id: string; a: { id: string }; b: { id: string } };
+  }
+
+  it('keeps both listed while they wait, and is for admins only', async () => {
+    await proposed();
+    expect(await listed()).toEqual(['Holiday Makers Fair', 'Holiday Makers Fair']);
+    expect((await api('GET', '/api/admin/duplicates', undefined, member)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/duplicates' })).statusCode).toBe(401);
+  });
+
+  it('merges a pair into one listing with both sources, reachable by either id, and splits it back', async () => {
+    const pair = await proposed();
+    const merged = await api('POST', `/api/admin/duplicates/${pair.id}/merge`, { keepId: pair.b.id });
+    expect(merged.statusCode).toBe(200);
+    expect(merged.json()).toEqual({ eventId: pair.b.id, mergedId: pair.a.id });
+    expect(await listed()).toEqual(['Holiday Makers Fair']);
+    const viaOld = (await api('GET', `/api/events/${pair.a.id}`)).json();
+    expect(viaOld.id).toBe(pair.b.id);
+    expect(viaOld.sources.map((s: { name: string }) => s.name).sort()).toEqual(['Listings', 'Venue']);
+    expect(viaOld.mergedRecords).toBe(1);
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ pairs: [], decisions: { merged: 1, keptApart: 0 } });
+    expect((await api('POST', `/api/admin/duplicates/${pair.id}/merge`)).statusCode).toBe(409);
+
+    const split = await api('POST', `/api/admin/events/${pair.b.id}/split`);
+    expect(split.statusCode).toBe(200);
+    expect(split.json()).toEqual({ eventId: pair.b.id, restored: [pair.a.id] });
+    expect(await listed()).toEqual(['Holiday Makers Fair', 'Holiday Makers Fair']);
+    const after = (await api('GET', `/api/events/${pair.b.id}`)).json();
+    expect(after.mergedRecords).toBe(0);
+    expect(after.sources).toHaveLength(1);
+    // The split is remembered as a decision, and nothing is left to split.
+    expect((await api('GET', '/api/admin/duplicates')).json().decisions).toEqual({ merged: 0, keptApart: 1 });
+    expect((await api('POST', `/api/admin/events/${pair.b.id}/split`)).statusCode).toBe(409);
+  });
+
+  it('splits an event two sources were merged into on arrival', async () => {
+    const place = { location: 'Doug Fir Lounge', geo: '45.5225;-122.6574' };
+    await source('Venue', 'a', [{ uid: 'jazz@venue', title: 'Jazz Night with the Blue Trio', start: '20261201T190000', ...place }]);
+    const { run } = await source('Listings', 'b', [{ uid: 'jazz@listings', title: 'Jazz night: Blue Trio', start: '20261201T191500', ...place }]);
+    expect(run).toMatchObject({ merged: 1, created: 0 });
+    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where status <> 'merged'`);
+    const split = (await api('POST', `/api/admin/events/${event!.id}/split`)).json();
+    expect(split.restored).toHaveLength(1);
+    expect(await listed()).toEqual(['Jazz Night with the Blue Trio', 'Jazz night: Blue Trio']);
+    // The next runs keep them apart: each source updates its own record.
+    for (const id of (await queryRows<{ id: string }>(t.database.db, sql`select id from sources`)).map((r) => r.id)) {
+      expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ created: 0, merged: 0 });
+    }
+    expect(await listed()).toHaveLength(2);
+  });
+
+  it('keeps a pair apart and never proposes it again', async () => {
+    const pair = await proposed();
+    expect((await api('POST', `/api/admin/duplicates/${pair.id}/keep-apart`)).json()).toEqual({ id: pair.id, status: 'kept_apart' });
+    t.clock.advance(60_000);
+    for (const id of (await queryRows<{ id: string }>(t.database.db, sql`select id from sources`)).map((r) => r.id)) await api('POST', `/api/admin/sources/${id}/run`);
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ pairs: [], decisions: { merged: 0, keptApart: 1 } });
+    expect(await listed()).toHaveLength(2);
+  });
+
+  it('answers 400 naming the field for a keepId that is not one of the pair', async () => {
+    const pair = await proposed();
+    const res = await api('POST', `/api/admin/duplicates/${pair.id}/merge`, { keepId: '00000000-0000-4000-8000-000000000000' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain('keepId');
+    expect(await listed()).toHaveLength(2);
+  });
+});
+
+describe('events a source drops', () => {
+  it('stay reachable by their page, marked as removed by the source', async () => {
+    const { id } = await source('Venue', 'a', [{ uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' }]);
+    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    feeds.a = ics([]);
+    t.clock.advance(60_000);
+    await api('POST', `/api/admin/sources/${id}/run`);
+    const page = await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.json()).toMatchObject({ title: 'Winter Songwriter Showcase', removedBySource: true });
+    const list = (await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[];
+    expect(list.map((e) => e.id)).not.toContain(event!.id);
+  });
+});

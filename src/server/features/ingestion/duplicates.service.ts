@@ -1,0 +1,121 @@
+import type { DuplicateListResponse } from '../../../contract/duplicates.ts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/client.ts';
+import { conflict, invalid, notFound } from '../../errors.ts';
+import type { EventBus } from '../../lib/event-bus.ts';
+import { createEventsRepository } from '../events/events.repository.ts';
+import { toEventSummary } from '../events/events.mapper.ts';
+import { createDuplicatesRepository } from './duplicates.repository.ts';
+import { compareEvents, learnedMergeThreshold } from './pipeline/dedupe.ts';
+
+const LIST_LIMIT = 100;
+
+/**
+ * Possible duplicates for admins: list the proposals, merge a pair or keep it apart (each
+ * decision remembered and training the merge threshold), and split a merged event back into
+ * its sources' records. Nothing is deleted: a merge keeps the merged record whole.
+ */
+export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: EventBus; unit: 'mi' | 'km' }) {
+  const { db, clock } = deps;
+  const repo = createDuplicatesRepository(db);
+  const eventsRepo = createEventsRepository(db);
+
+  async function mergeThreshold(r = repo): Promise<number | null> {
+    return learnedMergeThreshold((await r.decisions()).map((d) => ({ score: d.score, merged: d.status === 'merged' })));
+  }
+
+  return {
+    mergeThreshold,
+
+    async list(): Promise<DuplicateListResponse> {
+      const [rows, decisions] = await Promise.all([repo.listOpen(LIST_LIMIT), repo.decisions()]);
+      const pairs: DuplicateListResponse['pairs'] = [];
+      for (const p of rows) {
+        const [a, b] = await Promise.all([eventsRepo.findById(p.eventA, null), eventsRepo.findById(p.eventB, null)]);
+        if (!a || !b) continue;
+        pairs.push({ id: p.id, kind: p.kind, score: p.score, reason: p.reason, createdAt: p.createdAt.toISOString(), a: toEventSummary(a, deps.unit), b: toEventSummary(b, deps.unit) });
+      }
+      return {
+        pairs,
+        mergeThreshold: learnedMergeThreshold(decisions.map((d) => ({ score: d.score, merged: d.status === 'merged' }))),
+        decisions: { merged: decisions.filter((d) => d.status === 'merged').length, keptApart: decisions.filter((d) => d.status === 'kept_apart').length },
+      };
+    },
+
+    /** Merges a proposed pair: `keepId` (else the older event) stays listed, the other becomes its record. */
+    async merge(pairId: string, adminId: string, keepId?: string): Promise<{ eventId: string; mergedId: string }> {
+      const result = await db.transaction(async (tx) => {
+        const r = createDuplicatesRepository(tx);
+        const pair = await r.findById(pairId);
+        if (!pair) throw notFound('Duplicate pair not found');
+        if (pair.status !== 'open') throw conflict(`This pair was already decided (${pair.status === 'merged' ? 'merged' : 'kept apart'})`);
+        if (keepId && keepId !== pair.eventA && keepId !== pair.eventB) throw invalid('keepId must be the id of one of the two events');
+        await r.lockEvents([pair.eventA, pair.eventB]);
+        const [a, b] = await Promise.all([r.findEvent(pair.eventA), r.findEvent(pair.eventB)]);
+        if (!a || !b) throw notFound('Event not found');
+        if (a.status === 'merged' || b.status === 'merged') throw conflict('One of the two events was merged into another since');
+        const target = keepId ? (keepId === a.id ? a : b) : a.createdAt <= b.createdAt ? a : b;
+        const child = target === a ? b : a;
+        const now = clock.now();
+        await r.mergeInto(child.id, target.id, now);
+        await r.decide(pair.id, 'merged', adminId, now);
+        return { eventId: target.id, mergedId: child.id };
+      });
+      deps.bus.publish('event_update', { id: result.mergedId, action: 'removed' });
+      deps.bus.publish('event_update', { id: result.eventId, action: 'updated' });
+      return result;
+    },
+
+    async keepApart(pairId: string, adminId: string): Promise<{ id: string; status: 'kept_apart' }> {
+      const pair = await repo.findById(pairId);
+      if (!pair) throw notFound('Duplicate pair not found');
+      if (pair.status !== 'open') throw conflict(`This pair was already decided (${pair.status === 'merged' ? 'merged' : 'kept apart'})`);
+      await repo.decide(pair.id, 'kept_apart', adminId, clock.now());
+      return { id: pair.id, status: 'kept_apart' };
+    },
+
+    /**
+     * Splits an event back into its sources: every record merged into it is listed on its own
+     * again, and a source linked to it directly (merges from before records were kept) gets a copy
+     * of its own. Each split pair is remembered as kept apart.
+     */
+    async split(eventId: string, adminId: string): Promise<{ eventId: string; restored: string[] }> {
+      const restored = await db.transaction(async (tx) => {
+        const r = createDuplicatesRepository(tx);
+        await r.lockEvents([eventId]);
+        const event = await r.findEvent(eventId);
+        if (!event) throw notFound('Event not found');
+        if (event.status === 'merged') throw conflict('This event is merged into another: split that one');
+        const now = clock.now();
+        const ids = await r.restoreMerged(eventId, now);
+        const links = await r.ownLinks(eventId);
+        const seen = new Set<string>();
+        for (const l of links) {
+          const key = l.sourceId ?? `${l.sourceType}:${l.url}`;
+          if (seen.size === 0 || seen.has(key)) {
+            seen.add(key);
+            continue;
+          }
+          seen.add(key);
+          ids.push(await r.splitLinkToCopy(eventId, l, now));
+        }
+        if (!ids.length) throw conflict('This event has a single source: nothing to split');
+        const rows = new Map((await r.comparables([eventId, ...ids])).map((e) => [e.id, e]));
+        const me = rows.get(eventId)!;
+        for (const id of ids) {
+          const other = rows.get(id);
+          if (!other) continue;
+          const c = compareEvents({ ...me, start: me.startDate }, { ...other, start: other.startDate });
+          const [x, y] = eventId < id ? [eventId, id] : [id, eventId];
+          await r.upsertDecision({ eventA: x, eventB: y, kind: 'cross_source', score: c.verdict === 'different' ? 0 : c.score, reason: `split by an admin (${c.reason})` }, 'kept_apart', adminId, now);
+        }
+        return ids;
+      });
+      for (const id of restored) deps.bus.publish('event_update', { id, action: 'created' });
+      deps.bus.publish('event_update', { id: eventId, action: 'updated' });
+      return { eventId, restored };
+    },
+  };
+}
+
+export type DuplicatesService = ReturnType<typeof createDuplicatesService>;

@@ -1,0 +1,78 @@
+import type { Classification } from '../classifier/classifier.ts';
+import type { EventUpdate, RunEventRow } from '../sources.repository.ts';
+import type { NormalisedEvent } from './normalise.ts';
+
+type Status = 'pending' | 'approved' | 'rejected';
+
+/** The one place a normalised item becomes a new event row (a run's and a member's contribution alike). */
+export function newEventRow(
+  n: NormalisedEvent,
+  o: {
+    id: string;
+    now: Date;
+    sourceType: string;
+    classification: Classification;
+    status: Status;
+    venueId: string | null;
+    isVerified: boolean;
+    isDemo: boolean;
+    /** When the item is one with a listed event: that event; the row is kept, merged, with its own status for a split. */
+    mergedInto?: string | null;
+    contributedBy?: string | null;
+  },
+): RunEventRow {
+  return {
+    id: o.id,
+    title: n.title,
+    description: n.description,
+    category: o.classification.category,
+    categoryConfidence: o.classification.confidence,
+    sourceType: o.sourceType,
+    sourceUrl: n.url,
+    imageUrl: n.imageUrl,
+    startDate: n.start,
+    endDate: n.end,
+    timeZone: n.timeZone,
+    allDay: n.allDay,
+    venueId: o.venueId,
+    venueName: n.venueName,
+    address: n.address,
+    neighbourhood: n.neighbourhood,
+    lat: n.lat,
+    lng: n.lng,
+    geoApprox: n.geoApprox,
+    attendeeCount: n.attendeeCount,
+    price: n.price,
+    isFree: n.isFree,
+    isVerified: o.isVerified,
+    isDemo: o.isDemo,
+    status: o.mergedInto ? 'merged' : o.status,
+    mergedInto: o.mergedInto ?? null,
+    premergeStatus: o.mergedInto ? o.status : null,
+    contributedBy: o.contributedBy ?? null,
+    createdAt: o.now,
+    updatedAt: o.now,
+  };
+}
+
+/** What a source's changed item sets on the event it links; image and URL are kept when the item has none. */
+export function eventPatch(n: NormalisedEvent, old: { imageUrl: string | null; sourceUrl: string | null }): Omit<EventUpdate, 'id' | 'updatedAt'> {
+  return {
+    title: n.title,
+    description: n.description,
+    startDate: n.start,
+    endDate: n.end,
+    allDay: n.allDay,
+    venueName: n.venueName,
+    address: n.address,
+    neighbourhood: n.neighbourhood,
+    lat: n.lat,
+    lng: n.lng,
+    geoApprox: n.geoApprox,
+    price: n.price,
+    isFree: n.isFree,
+    imageUrl: n.imageUrl ?? old.imageUrl,
+    sourceUrl: n.url ?? old.sourceUrl,
+    goneAt: null,
+  };
+}

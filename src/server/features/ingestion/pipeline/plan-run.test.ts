@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { NearbyEvent } from '../sources.repository.ts';
+import type { NormalisedEvent } from './normalise.ts';
+import { planRun, slotWindows, type RunState } from './plan-run.ts';
+
+const now = new Date('2026-11-23T18:00:00Z');
+const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
+  externalId: 'x',
+  title: 'Holiday Makers Fair',
+  description: '',
+  url: null,
+  imageUrl: null,
+  start: new Date('2026-12-05T18:00:00Z'),
+  end: new Date('2026-12-05T20:00:00Z'),
+  allDay: false,
+  timeZone: 'America/Los_Angeles',
+  venueName: '',
+  address: null,
+  neighbourhood: null,
+  lat: null,
+  lng: null,
+  geoApprox: false,
+  price: null,
+  isFree: false,
+  categories: [],
+  attendeeCount: 0,
+  cancelled: false,
+  ...over,
+});
+const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
+  id: '00000000-0000-4000-8000-00000000000a',
+  title: 'Holiday Makers Fair',
+  startDate: new Date('2026-12-05T18:00:00Z'),
+  venueId: null,
+  venueName: 'Leftbank Annex',
+  address: null,
+  lat: 45.5297,
+  lng: -122.6668,
+  geoApprox: false,
+  sourceIds: ['other-source'],
+  ...over,
+});
+const state = (over: Partial<RunState> = {}): RunState => ({
+  source: { id: 'me', name: 'Listings', sourceType: 'ical', trusted: true, isDemo: false },
+  now,
+  links: new Map(),
+  linked: new Map(),
+  nearby: [],
+  venues: new Map(),
+  classify: () => ({ category: 'Arts', confidence: 0.9 }),
+  approveConfidence: 0.6,
+  mergeThreshold: null,
+  ...over,
+});
+
+describe('planRun', () => {
+  it('keeps a record merged on arrival whole, with the status it would have had', () => {
+    const plan = planRun([item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 })], state({ nearby: [listed({})] }));
+    expect(plan.counts).toMatchObject({ created: 0, merged: 1 });
+    expect(plan.newEvents[0]).toMatchObject({ status: 'merged', mergedInto: listed({}).id, premergeStatus: 'approved', title: 'Holiday Makers Fair' });
+    expect(plan.newLinks).toHaveLength(1);
+    expect(plan.announce).toEqual([]);
+  });
+
+  it('proposes a pair with thin evidence and lists both', () => {
+    const plan = planRun([item({})], state({ nearby: [listed({})] }));
+    expect(plan.counts).toMatchObject({ created: 1, merged: 0 });
+    expect(plan.pairs).toHaveLength(1);
+    expect(plan.pairs[0]).toMatchObject({ kind: 'cross_source' });
+    expect(plan.pairs[0]!.eventA < plan.pairs[0]!.eventB).toBe(true);
+  });
+
+  it('merges a thin pair once admins decisions have set a threshold it reaches', () => {
+    const plain = planRun([item({})], state({ nearby: [listed({})] }));
+    const score = plain.pairs[0]!.score;
+    const learned = planRun([item({})], state({ nearby: [listed({})], mergeThreshold: score }));
+    expect(learned.counts).toMatchObject({ created: 0, merged: 1 });
+    expect(planRun([item({})], state({ nearby: [listed({})], mergeThreshold: score + 0.01 })).counts.merged).toBe(0);
+  });
+
+  it('never merges into an event the same source already lists; an exact copy is proposed', () => {
+    const mine = listed({ sourceIds: ['me'] });
+    const plan = planRun([item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 })], state({ nearby: [mine] }));
+    expect(plan.counts).toMatchObject({ created: 1, merged: 0 });
+    expect(plan.pairs).toMatchObject([{ kind: 'same_source' }]);
+  });
+
+  it('never merges two items of one run from the same source', () => {
+    const a = item({ externalId: 'a', venueName: 'Alberta Rose Theatre', lat: 45.559, lng: -122.6421 });
+    const b = { ...a, externalId: 'b' };
+    const plan = planRun([a, b], state());
+    expect(plan.counts.created).toBe(2);
+    expect(plan.pairs).toMatchObject([{ kind: 'same_source' }]);
+  });
+
+  it('reads windows around the slots of new items only, merged when they touch', () => {
+    const items = [item({ externalId: 'a' }), item({ externalId: 'b', start: new Date('2026-12-05T18:40:00Z') }), item({ externalId: 'c', start: new Date('2026-12-09T18:00:00Z') })];
+    const windows = slotWindows(items, (n) => n.externalId === 'c');
+    expect(windows).toHaveLength(1);
+    expect(windows[0]!.from.toISOString()).toBe('2026-12-05T17:30:00.000Z');
+    expect(windows[0]!.to.toISOString()).toBe('2026-12-05T19:30:00.000Z');
+  });
+});

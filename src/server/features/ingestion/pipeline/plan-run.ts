@@ -1,0 +1,272 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Classification } from '../classifier/classifier.ts';
+import type { EventUpdate, NearbyEvent, RunEventRow, RunLinkRow } from '../sources.repository.ts';
+import { compareEvents, START_WINDOW_MS, titleRelation, placeRelation, type Comparable } from './dedupe.ts';
+import { eventPatch, newEventRow } from './event-row.ts';
+import { venueKey, type NormalisedEvent } from './normalise.ts';
+
+// A run, planned without the database: what to insert, update and propose, given what the
+// source linked before and the listed events near the new items' starts. The service loads
+// that state in the run's transaction, calls planRun, and writes the plan in bulk.
+
+export interface RunCounts {
+  created: number;
+  updated: number;
+  merged: number;
+  rejected: number;
+}
+
+export interface RunSource {
+  id: string;
+  name: string;
+  sourceType: string;
+  trusted: boolean;
+  isDemo: boolean;
+}
+
+/** An event a source links, as a run compares it with the source's item. */
+export interface LinkedEvent {
+  id: string;
+  status: string;
+  goneAt: Date | null;
+  title: string;
+  description: string;
+  startDate: Date;
+  endDate: Date;
+  allDay: boolean;
+  venueName: string;
+  address: string | null;
+  neighbourhood: string | null;
+  lat: number | null;
+  lng: number | null;
+  geoApprox: boolean;
+  price: number | null;
+  isFree: boolean;
+  imageUrl: string | null;
+  sourceUrl: string | null;
+}
+
+/** Two events that may be one, for an admin to decide; `a` < `b`. */
+export interface ProposedPair {
+  eventA: string;
+  eventB: string;
+  kind: 'cross_source' | 'same_source';
+  score: number;
+  reason: string;
+}
+
+export interface RunState {
+  source: RunSource;
+  now: Date;
+  /** The source's links: item id -> event id and the hash of the item as last applied. */
+  links: Map<string, { eventId: string; contentHash: string | null }>;
+  linked: Map<string, LinkedEvent>;
+  /** Listed events near the new items' starts (see slotWindows). */
+  nearby: NearbyEvent[];
+  /** Known venues by venueKey. */
+  venues: Map<string, string>;
+  classify: (n: NormalisedEvent) => Classification;
+  approveConfidence: number;
+  /** The score above which admins' decisions say a proposed cross-source pair is one event; null: never. */
+  mergeThreshold: number | null;
+}
+
+export interface RunPlan {
+  newVenues: { id: string; name: string; address: string | null; neighbourhood: string | null; lat: number | null; lng: number | null }[];
+  newEvents: RunEventRow[];
+  newLinks: RunLinkRow[];
+  updates: EventUpdate[];
+  seen: { externalId: string; contentHash: string }[];
+  pairs: ProposedPair[];
+  announce: { id: string; action: 'created' | 'updated' }[];
+  counts: RunCounts;
+}
+
+/** What a source says about one item; a run compares it with the hash stored on the link. */
+export function itemHash(n: NormalisedEvent): string {
+  const fields = [n.title, n.description, n.start.toISOString(), n.end.toISOString(), n.allDay, n.venueName, n.address, n.neighbourhood, n.lat, n.lng, n.price, n.isFree, n.imageUrl, n.url];
+  return createHash('sha1').update(JSON.stringify(fields)).digest('base64url');
+}
+
+const slotOf = (d: Date) => Math.floor(d.getTime() / START_WINDOW_MS);
+
+/** The [from, to) windows to read for items that may need a match: their slot and the ones either side, merged. */
+export function slotWindows(items: readonly NormalisedEvent[], isLinked: (n: NormalisedEvent) => boolean): { from: Date; to: Date }[] {
+  const slots = [...new Set(items.filter((i) => !i.cancelled && !isLinked(i)).map((i) => slotOf(i.start)))].sort((a, b) => a - b);
+  const windows: { from: Date; to: Date }[] = [];
+  for (const k of slots) {
+    const last = windows[windows.length - 1];
+    const from = (k - 1) * START_WINDOW_MS;
+    const to = (k + 2) * START_WINDOW_MS;
+    if (last && last.to.getTime() >= from) last.to = new Date(to);
+    else windows.push({ from: new Date(from), to: new Date(to) });
+  }
+  return windows;
+}
+
+function changed(old: Record<string, unknown>, next: Record<string, unknown>) {
+  return Object.keys(next).some((k) => {
+    const a = old[k];
+    const b = next[k];
+    if (a instanceof Date && b instanceof Date) return a.getTime() !== b.getTime();
+    return a !== b;
+  });
+}
+
+const comparable = (e: NearbyEvent): Comparable => ({ title: e.title, start: e.startDate, venueName: e.venueName, venueId: e.venueId, address: e.address, lat: e.lat, lng: e.lng, geoApprox: e.geoApprox });
+
+/** Listed events bucketed by 30-minute slot, with the sources each already has. */
+function createMatcher(nearby: readonly NearbyEvent[]) {
+  const buckets = new Map<number, { e: Comparable & { id: string }; sources: Set<string> }[]>();
+  const add = (e: Comparable & { id: string }, sources: Iterable<string>) => {
+    const entry = { e, sources: new Set(sources) };
+    const k = slotOf(e.start);
+    const list = buckets.get(k);
+    if (list) list.push(entry);
+    else buckets.set(k, [entry]);
+    return entry;
+  };
+  const byId = new Map<string, { sources: Set<string> }>();
+  for (const e of nearby) byId.set(e.id, add({ id: e.id, ...comparable(e) }, e.sourceIds));
+
+  return {
+    add(e: Comparable & { id: string }, sourceId: string) {
+      byId.set(e.id, add(e, [sourceId]));
+    },
+    /** Records that a source now lists an event (through a record merged into it). */
+    addSource(eventId: string, sourceId: string) {
+      byId.get(eventId)?.sources.add(sourceId);
+    },
+    /**
+     * The listed event an item is one with (the best 'same'), and the pairs to propose. An event
+     * the same source already lists is never a match: a source knows its own events; an exact
+     * copy under another id is only proposed.
+     */
+    match(n: Comparable, sourceId: string) {
+      const k = slotOf(n.start);
+      let best: { id: string; score: number } | undefined;
+      const possible: { id: string; score: number; reason: string; kind: ProposedPair['kind'] }[] = [];
+      for (const key of [k - 1, k, k + 1]) {
+        for (const { e, sources } of buckets.get(key) ?? []) {
+          if (sources.has(sourceId)) {
+            if (e.start.getTime() === n.start.getTime() && titleRelation(e.title, n.title) === 'equal' && placeRelation(e, n) === 'same') {
+              possible.push({ id: e.id, score: 1, reason: 'listed twice by one source under two ids', kind: 'same_source' });
+            }
+            continue;
+          }
+          const c = compareEvents(n, e);
+          if (c.verdict === 'same' && (!best || c.score > best.score)) best = { id: e.id, score: c.score };
+          else if (c.verdict === 'possible') possible.push({ id: e.id, score: c.score, reason: c.reason, kind: 'cross_source' });
+        }
+      }
+      return { best, possible };
+    },
+  };
+}
+
+const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, string];
+
+/**
+ * Plans one run: items the source linked before are updated when their content changed (or
+ * marked gone when cancelled); new items become events, or records merged into the listed event
+ * they are one with; pairs with thinner evidence are proposed to admins and both stay listed.
+ */
+export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
+  const { source, now } = state;
+  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0 } };
+  const matcher = createMatcher(state.nearby);
+  const venueIds = new Map(state.venues);
+  // By event id: when two items link one event, the last one's values win, as they would one by one.
+  const updates = new Map<string, EventUpdate>();
+  const proposed = new Set<string>();
+  const link = (eventId: string, n: NormalisedEvent, hash: string): RunLinkRow => ({
+    eventId,
+    sourceType: source.sourceType,
+    url: n.url ?? '',
+    name: source.name,
+    externalId: n.externalId,
+    sourceId: source.id,
+    seenAt: now,
+    contentHash: hash,
+  });
+
+  const venueOf = (n: NormalisedEvent): string | null => {
+    if (!n.venueName) return null;
+    const key = venueKey(n.venueName);
+    if (!key) return null;
+    let id = venueIds.get(key);
+    if (!id) {
+      id = randomUUID();
+      venueIds.set(key, id);
+      plan.newVenues.push({ id, name: n.venueName, address: n.address, neighbourhood: n.neighbourhood, lat: n.geoApprox ? null : n.lat, lng: n.geoApprox ? null : n.lng });
+    }
+    return id;
+  };
+
+  const applyLinked = (n: NormalisedEvent, eventId: string, hash: string) => {
+    plan.seen.push({ externalId: n.externalId, contentHash: hash });
+    const old = state.linked.get(eventId);
+    if (!old) return;
+    // The source's item is as last applied: the event keeps what it has (an admin's edit, or
+    // another source's newer version), and comes back if it was marked gone.
+    if (!n.cancelled && state.links.get(n.externalId)?.contentHash === hash) {
+      if (old.goneAt && !updates.has(old.id)) {
+        updates.set(old.id, { ...old, goneAt: null, updatedAt: now });
+        plan.counts.updated += 1;
+        if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
+      }
+      return;
+    }
+    if (n.cancelled) {
+      if (!old.goneAt) updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: now, updatedAt: now });
+      plan.counts.updated += 1;
+      return;
+    }
+    const patch = eventPatch(n, old);
+    if (changed(old as unknown as Record<string, unknown>, patch)) {
+      updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
+      plan.counts.updated += 1;
+      if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
+    }
+  };
+
+  const addNew = (n: NormalisedEvent, hash: string) => {
+    const id = randomUUID();
+    const venueId = venueOf(n);
+    const me: Comparable & { id: string } = { id, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox };
+    const { best, possible } = matcher.match(me, source.id);
+    // Admins' decisions may have shown that pairs this alike are one event.
+    const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
+    const into = best?.id ?? learned?.id ?? null;
+    const c = state.classify(n);
+    const status = source.trusted && c.confidence >= state.approveConfidence ? 'approved' : 'pending';
+    plan.newEvents.push(newEventRow(n, { id, now, sourceType: source.sourceType, classification: c, status, venueId, isVerified: source.trusted, isDemo: source.isDemo, mergedInto: into }));
+    plan.newLinks.push(link(id, n, hash));
+    if (into) {
+      matcher.addSource(into, source.id);
+      plan.counts.merged += 1;
+      return;
+    }
+    matcher.add(me, source.id);
+    for (const p of possible) {
+      const [a, b] = ordered(id, p.id);
+      const key = `${a}:${b}`;
+      if (proposed.has(key)) continue;
+      proposed.add(key);
+      plan.pairs.push({ eventA: a, eventB: b, kind: p.kind, score: p.score, reason: p.reason });
+    }
+    plan.counts.created += 1;
+    if (status === 'approved') plan.announce.push({ id, action: 'created' });
+  };
+
+  for (const n of items) {
+    const hash = itemHash(n);
+    const linkedId = state.links.get(n.externalId)?.eventId;
+    if (linkedId) applyLinked(n, linkedId, hash);
+    else if (n.cancelled) plan.counts.rejected += 1;
+    // Each item id appears once: the service drops repeats before planning.
+    else addNew(n, hash);
+  }
+  plan.updates = [...updates.values()];
+  return plan;
+}
