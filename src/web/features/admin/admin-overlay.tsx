@@ -5,10 +5,12 @@ import { CATEGORIES, EventPatch, type EventSummary } from '../../../contract/eve
 import { wallClock, zonedToUtc, zoneOffsetMs } from '../../../contract/time.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { useAuth } from '../auth/auth.queries.ts';
 import { CategoryChip } from '../events/event-card.tsx';
 import { formatEventWhen, useCityConfig } from '../events/events.queries.ts';
+import { DuplicatesReview } from './duplicates-review.tsx';
 import {
   serverFieldErrors,
   useAiStatus,
@@ -80,16 +82,6 @@ export function FormError({ message }: { message?: string }) {
     <p role="alert" className="mb-4 rounded-lg border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
       {message}
     </p>
-  );
-}
-
-/** A small inline loading line (the page spinner is too tall for a dialog). */
-export function InlineLoading({ label }: { label: string }) {
-  return (
-    <div role="status" className="flex items-center gap-2 py-6 text-sm text-muted-foreground">
-      <span className="h-5 w-5 animate-spin rounded-full border-2 border-muted border-t-primary motion-reduce:animate-none" aria-hidden />
-      {label}
-    </div>
   );
 }
 
@@ -201,6 +193,7 @@ function AdminDashboard({ onNavigate }: { onNavigate: () => void }) {
         </Link>
       </div>
       <ReviewTable />
+      <DuplicatesReview onNavigate={onNavigate} />
     </div>
   );
 }

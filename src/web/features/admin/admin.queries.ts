@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { DuplicateListResponse, DuplicatePair, MergeResponse, SplitResponse } from '../../../contract/duplicates.ts';
 import type { EventPatch, EventStats, EventSummary } from '../../../contract/events.ts';
 import type { RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import type { z } from 'zod';
@@ -12,6 +13,7 @@ export const AI_STATUS_KEY = ['/api/admin/ai-status'] as const;
 export const PENDING_KEY = ['/api/admin/events/pending'] as const;
 export const SOURCES_KEY = ['/api/admin/sources'] as const;
 export const FAVORITES_KEY = ['/api/user/favorites'] as const;
+export const DUPLICATES_KEY = ['/api/admin/duplicates'] as const;
 export const sourceRunsKey = (id: string) => ['/api/admin/sources', id, 'runs'] as const;
 
 /** GET /api/admin/ai-status: the classifier's measured held-out figures. */
@@ -71,9 +73,10 @@ export function useSourceRuns(id: string, enabled = true) {
   return useQuery<SourceRun[]>({ queryKey: sourceRunsKey(id), enabled, refetchOnMount: 'always' });
 }
 
-/** After a review action: the pending list, the stats and every event list or detail. */
+/** After a review action: the pending list, the possible duplicates, the stats and every event list or detail. */
 function invalidateEventData(client: QueryClient) {
   void client.invalidateQueries({ queryKey: PENDING_KEY });
+  void client.invalidateQueries({ queryKey: DUPLICATES_KEY });
   void client.invalidateQueries({ predicate: (q) => isEventQueryKey(q.queryKey) });
 }
 
@@ -204,4 +207,70 @@ export function serverFieldErrors(err: unknown): Record<string, string> {
     out.form = err.message;
   }
   return out;
+}
+
+/* ------------------------------------------------------------------ possible duplicates */
+
+export type MergeResult = z.infer<typeof MergeResponse>;
+export type SplitResult = z.infer<typeof SplitResponse>;
+
+/**
+ * GET /api/admin/duplicates: open pairs, the learned merge threshold and the decision counts.
+ * Every source run may propose more, so opening the section always asks again.
+ */
+export function useDuplicates(enabled = true) {
+  return useQuery<DuplicateListResponse>({ queryKey: DUPLICATES_KEY, enabled, refetchOnMount: 'always' });
+}
+
+function dropPair(client: QueryClient, id: string) {
+  client.setQueryData<DuplicateListResponse>(DUPLICATES_KEY, (list) => (list ? { ...list, pairs: list.pairs.filter((p) => p.id !== id) } : list));
+}
+
+const pairUrl = (id: string, action: 'merge' | 'keep-apart') => `${DUPLICATES_KEY[0]}/${encodeURIComponent(id)}/${action}`;
+
+/**
+ * POST /api/admin/duplicates/:id/merge: `keepId` stays listed, the other becomes one of its
+ * records. Toasts here: the pair's card unmounts as soon as it leaves the list.
+ */
+export function useMergeDuplicate() {
+  const client = useQueryClient();
+  return useMutation<MergeResult, Error, { pair: DuplicatePair; keepId: string }>({
+    mutationFn: ({ pair, keepId }) => apiJson<MergeResult>('POST', pairUrl(pair.id, 'merge'), { keepId }),
+    onSuccess: (res, { pair }) => {
+      const kept = res.eventId === pair.b.id ? pair.b : pair.a;
+      toast({ title: 'Events merged', description: `“${kept.title}” stays listed; the other listing is now one of its sources.` });
+      dropPair(client, pair.id);
+    },
+    onError: (err) => toast({ title: 'Could not merge', description: errorText(err), variant: 'destructive' }),
+    // A 409 (decided elsewhere meanwhile) also changes the list.
+    onSettled: () => invalidateEventData(client),
+  });
+}
+
+/** POST /api/admin/duplicates/:id/keep-apart: both stay listed, and the decision is remembered. */
+export function useKeepApart() {
+  const client = useQueryClient();
+  return useMutation<unknown, Error, DuplicatePair>({
+    mutationFn: (pair) => apiJson<unknown>('POST', pairUrl(pair.id, 'keep-apart')),
+    onSuccess: (_res, pair) => {
+      toast({ title: 'Kept apart', description: 'Both events stay listed; the decision is remembered.' });
+      dropPair(client, pair.id);
+    },
+    onError: (err) => toast({ title: 'Could not keep apart', description: errorText(err), variant: 'destructive' }),
+    onSettled: () => void client.invalidateQueries({ queryKey: DUPLICATES_KEY }),
+  });
+}
+
+/** POST /api/admin/events/:id/split: every record merged into the event is listed on its own again. */
+export function useSplitEvent() {
+  const client = useQueryClient();
+  return useMutation<SplitResult, Error, string>({
+    mutationFn: (id) => apiJson<SplitResult>('POST', `/api/admin/events/${encodeURIComponent(id)}/split`),
+    onSuccess: (res) => {
+      const n = res.restored.length;
+      toast({ title: 'Event split into sources', description: n === 1 ? '1 listing is on its own again.' : `${n} listings are on their own again.` });
+      invalidateEventData(client);
+    },
+    onError: (err) => toast({ title: 'Could not split the event', description: errorText(err), variant: 'destructive' }),
+  });
 }

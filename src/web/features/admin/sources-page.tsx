@@ -5,8 +5,9 @@ import { OFFERED_SOURCE_TYPES } from '../../../contract/events.ts';
 import { CONNECTOR_IDS, SourceCreate, SourcePatch, type RunSummaryResponse, type SourceResponse } from '../../../contract/ingestion.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { FormError, FormField, InlineLoading, inputClass } from './admin-overlay.tsx';
+import { FormError, FormField, inputClass } from './admin-overlay.tsx';
 import { CsvUpload, mappingError, readCsvFile, type CsvAttachment } from './csv-upload.tsx';
 import {
   errorText,

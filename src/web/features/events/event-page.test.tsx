@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within, configure } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within, configure } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import { dismissToast } from '../../components/ui/use-toast.ts';
@@ -73,6 +73,79 @@ describe('EventPage', { timeout: 30_000 }, () => {
     const map = screen.getByTestId('mini-map');
     expect(map.querySelectorAll('[data-testid="map-neighbourhood"]')).toHaveLength(4);
     expect(map.querySelector('[data-testid="map-venue"]')).not.toBeNull();
+  });
+
+  it('says when every source dropped the event: kept for people who saved it, no longer listed', async () => {
+    const e = buildDetail({ title: 'Winter Lantern Walk', removedBySource: true, sources: [{ sourceType: 'rss', url: 'https://news.example/lanterns', name: 'Community news' }] });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    const removed = renderApp(page, { path: `/events/${e.id}` });
+    const notice = await screen.findByTestId('removed-by-source');
+    expect(within(notice).getByRole('heading', { name: 'Removed by the source' })).toBeTruthy();
+    expect(notice.textContent).toContain('no longer listed');
+    expect(notice.textContent).toContain('kept for people who saved it');
+    // The sources still show as they did.
+    expect(within(screen.getByTestId('event-sources')).getByRole('link').getAttribute('href')).toBe('https://news.example/lanterns');
+    removed.unmount();
+
+    const listed = buildDetail({ title: 'Summer Lantern Walk' });
+    stubFetch((url) => (url.pathname === `/api/events/${listed.id}` ? json(listed) : undefined));
+    renderApp(page, { path: `/events/${listed.id}` });
+    await screen.findByRole('heading', { level: 1, name: 'Summer Lantern Walk' });
+    expect(screen.queryByText('Removed by the source')).toBeNull();
+  });
+
+  it('lets admins split a merged event back into its sources after confirming, then refreshes it', async () => {
+    const sources = [
+      { sourceType: 'ical', url: 'https://arts.example/murals', name: 'Arts calendar' },
+      { sourceType: 'rss', url: 'https://news.example/murals', name: 'Community news' },
+    ];
+    let detail = buildDetail({ title: 'Artist Talk: Murals of the Eastside', mergedRecords: 1, sources });
+    const fetchFn = stubFetch((url, init) => {
+      if (url.pathname === `/api/events/${detail.id}`) return json(detail);
+      if (url.pathname === `/api/admin/events/${detail.id}/split` && init?.method === 'POST') {
+        detail = { ...detail, mergedRecords: 0, sources: sources.slice(0, 1) };
+        return json({ eventId: detail.id, restored: ['00000000-0000-4000-8000-0000000000ff'] });
+      }
+      return undefined;
+    });
+    // Not for other people, and not for an event with a single source.
+    const member = renderApp(page, { path: `/events/${detail.id}`, user: buildUser() });
+    await screen.findByRole('heading', { level: 1, name: 'Artist Talk: Murals of the Eastside' });
+    expect(screen.queryByRole('button', { name: 'Split into sources' })).toBeNull();
+    member.unmount();
+
+    renderApp(page, { path: `/events/${detail.id}`, user: buildUser({ role: 'admin' }) });
+    expect(await screen.findByText('1 record from another source is merged into this event.')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Split into sources' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Split into sources?' });
+    // Cancel does nothing.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fetchFn.mock.calls.some(([u]) => String(u).endsWith('/split'))).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Split into sources' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Split into sources?' })).getByRole('button', { name: 'Split' }));
+    expect((await screen.findAllByText('Event split into sources')).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('1 listing is on its own again.').length).toBeGreaterThan(0);
+    // Refreshed: one source left, nothing more to split.
+    await waitFor(() => expect(within(screen.getByTestId('event-sources')).getAllByRole('link')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'Split into sources' })).toBeNull();
+    expect(screen.queryByTestId('merged-records')).toBeNull();
+    expect(fetchFn.mock.calls.filter(([u, init]) => String(u) === `/api/admin/events/${detail.id}/split` && init?.method === 'POST')).toHaveLength(1);
+  });
+
+  it("shows the server's reason when a split is refused", async () => {
+    const e = buildDetail({ title: 'Quilting Circle', mergedRecords: 1 });
+    stubFetch((url, init) => {
+      if (url.pathname === `/api/events/${e.id}`) return json(e);
+      if (url.pathname.endsWith('/split') && init?.method === 'POST') return json({ code: 'conflict', message: 'This event has a single source: nothing to split' }, { status: 409 });
+      return undefined;
+    });
+    renderApp(page, { path: `/events/${e.id}`, user: buildUser({ role: 'admin' }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Split into sources' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Split into sources?' })).getByRole('button', { name: 'Split' }));
+    expect((await screen.findAllByText('Could not split the event')).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('This event has a single source: nothing to split').length).toBeGreaterThan(0);
   });
 
   it('says Event not found for an unknown id, with a way back', async () => {

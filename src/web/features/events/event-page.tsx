@@ -1,4 +1,4 @@
-import { ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, MapPin, RefreshCw, Share2, Ticket, Users } from 'lucide-react';
+import { ArchiveX, ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, MapPin, RefreshCw, Share2, Ticket, Users } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import type { Neighbourhood } from '../../../contract/city.ts';
 import { priceLabel } from '../../../contract/events.ts';
@@ -10,6 +10,8 @@ import { CategoryChip, categoryStyle, EventImage } from './event-card.tsx';
 import { formatEventEnd, formatEventWhen, useCityConfig, useEventDetail } from './events.queries.ts';
 import { FavoriteButton } from './favorite-button.tsx';
 import { CheckInQrButton } from '../admin/check-in-qr.tsx';
+import { SplitEventButton } from '../admin/split-event.tsx';
+import { useAuth } from '../auth/auth.queries.ts';
 
 type Place = z.infer<typeof Neighbourhood>;
 
@@ -134,6 +136,7 @@ export default function EventPage() {
   const { id = '' } = useParams<{ id: string }>();
   const { data: event, isPending, error, refetch, isFetching } = useEventDetail(id);
   const { data: config } = useCityConfig();
+  const { isAdmin } = useAuth();
 
   if (isPending) return <EventPageSkeleton />;
   if (error || !event) {
@@ -194,8 +197,19 @@ export default function EventPage() {
             Share
           </Button>
           <CheckInQrButton eventId={event.id} title={event.title} />
+          <SplitEventButton eventId={event.id} title={event.title} mergedRecords={event.mergedRecords} />
         </div>
       </div>
+
+      {event.removedBySource && (
+        <div data-testid="removed-by-source" className="mt-4 flex items-start gap-3 rounded-lg border border-destructive/40 bg-destructive/10 p-4">
+          <ArchiveX className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden />
+          <div>
+            <h2 className="font-semibold text-destructive">Removed by the source</h2>
+            <p className="mt-1 text-sm">Every source that listed this event has dropped it, so it is no longer listed. This page is kept for people who saved it.</p>
+          </div>
+        </div>
+      )}
 
       <div className="mt-6 grid gap-6 md:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0">
@@ -271,6 +285,11 @@ export default function EventPage() {
             <h2 id="sources-heading" className="text-xl font-bold">
               Sources
             </h2>
+            {isAdmin && event.mergedRecords > 0 && (
+              <p className="mt-1 text-sm text-muted-foreground" data-testid="merged-records">
+                {event.mergedRecords === 1 ? '1 record from another source is' : `${event.mergedRecords} records from other sources are`} merged into this event.
+              </p>
+            )}
             {event.sources.length === 0 ? (
               <p className="mt-2 text-muted-foreground">Entered directly on Townbeat.</p>
             ) : (

@@ -7,8 +7,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { CONNECTOR_IDS } from '../../../../contract/ingestion.ts';
 import { PORTLAND } from '../../../city.ts';
 import type { FetchResult, SafeFetch } from '../ingestion.types.ts';
-import { titleRelation } from '../pipeline/dedupe.ts';
-import { findNeighbourhood } from '../pipeline/normalise.ts';
+import { parseFeed } from '../parse/feed.parse.ts';
+import { parseIcal } from '../parse/ical.parse.ts';
+import { compareEvents, titleRelation, type Comparable } from '../pipeline/dedupe.ts';
+import { findNeighbourhood, normalise } from '../pipeline/normalise.ts';
 import { createDemoFetch, DEFAULT_DEMO_DIR, DEMO_BASE_MONDAY, DEMO_SOURCES, shiftDemoDates, weeksToShift } from './demo-fetch.ts';
 
 const LA = 'America/Los_Angeles';
@@ -182,6 +184,12 @@ describe('createDemoFetch', () => {
 const WINDOW = { first: '2026-01-05', last: '2026-02-15' };
 const inWindow = (isoDate: string) => isoDate >= WINDOW.first && isoDate <= WINDOW.last;
 const LOCAL_NO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
+/** The deliberate possible duplicate: the community feed's item names no place (README, Deduplication). */
+const PROPOSED_PAIR = {
+  rssGuid: 'community-eastside-murals-talk@demo.townbeat.local',
+  rssLink: 'https://demo.townbeat.local/community/eastside-murals-talk',
+  icsUid: 'eastside-murals-talk@demo.townbeat.local',
+};
 
 describe('DEMO_SOURCES', () => {
   it('lists one valid source per file in demo/feeds, and every file it names exists', () => {
@@ -271,13 +279,15 @@ describe('demo feed files', () => {
     expect(doc.rss['@_xmlns:ev']).toBe('http://purl.org/rss/1.0/modules/event/');
     expect(doc.rss.channel.description).toMatch(/Townbeat demo content/);
     const items = doc.rss.channel.item;
-    expect(items).toHaveLength(10);
+    expect(items).toHaveLength(11);
     for (const item of items) {
       expect(item['ev:startdate']).toMatch(LOCAL_NO_OFFSET);
       expect(item['ev:enddate']).toMatch(LOCAL_NO_OFFSET);
       expect(inWindow(item['ev:startdate']!.slice(0, 10))).toBe(true);
       expect(item.link).toMatch(/^https:\/\/demo\.townbeat\.local\//);
-      expect(findNeighbourhood(PORTLAND, item['ev:location']!, null, null)).toBeDefined();
+      // One item deliberately names no place: the possible duplicate (see the README).
+      if (item.link === PROPOSED_PAIR.rssLink) expect(item['ev:location']).toBeUndefined();
+      else expect(findNeighbourhood(PORTLAND, item['ev:location']!, null, null)).toBeDefined();
     }
   });
 
@@ -344,6 +354,31 @@ describe('demo feed files', () => {
     expect(['equal', 'contains']).toContain(titleRelation(yogaCsv.title!, yogaRss.title!));
     expect(yogaCsv.start!.replace(' ', 'T')).toBe(yogaRss['ev:startdate']);
     expect(yogaRss['ev:location']).toContain(yogaCsv.park!);
+  });
+
+  it('proposes one pair to admins rather than merging it: same title and start, no place on one side', () => {
+    // The real parsers and normalisation, then the real comparison the pipeline makes.
+    const now = new Date(`${DEMO_BASE_MONDAY}T08:00:00Z`);
+    const ctx = { now, timeZone: LA, horizonDays: 120, maxOccurrences: 100 };
+    const norm = (c: Parameters<typeof normalise>[0] | undefined): Comparable => {
+      expect(c).toBeDefined();
+      const n = normalise(c!, { city: PORTLAND, now, venues: new Map() });
+      if (typeof n === 'string') throw new Error(n);
+      return { title: n.title, start: n.start, venueName: n.venueName, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox };
+    };
+    const rss = parseFeed({ ...ctx, text: read('pdx-community-news.rss') }).candidates;
+    const arts = parseIcal({ ...ctx, text: read('pdx-arts-calendar.ics') }).candidates;
+    const news = norm(rss.find((c) => c.externalId === PROPOSED_PAIR.rssGuid));
+    const calendar = norm(arts.find((c) => c.externalId?.startsWith(PROPOSED_PAIR.icsUid)));
+    expect(news.title).toBe(calendar.title);
+    expect(news.start.getTime()).toBe(calendar.start.getTime());
+    expect(news.venueName).toBe('');
+    expect(news.lat).toBeNull();
+    expect(calendar.venueName).toBe('Foxglove Park');
+    const c = compareEvents(news, calendar);
+    expect(c.verdict).toBe('possible');
+    expect(c.reason).toMatch(/^same title; venue unknown/);
+    expect(compareEvents(calendar, news).verdict).toBe('possible');
   });
 
   it('every file says it is Townbeat demo content', () => {
