@@ -8,7 +8,7 @@ export const CATEGORIES = ['Music', 'Food', 'Business', 'Sports', 'Arts', 'Tech'
 export type Category = (typeof CATEGORIES)[number];
 
 /** Bump when tokenisation or feature names change; the model stores it and refuses a mismatch. */
-export const FEATURE_VERSION = 5;
+export const FEATURE_VERSION = 6;
 
 export interface EventText {
   title: string;
@@ -31,13 +31,27 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * The words of a URL's host that can say something about an event: "www." and the top-level
+ * domain are dropped (they mark a feed's boilerplate, not a topic), "www.last.fm" -> "last",
+ * "machbar-potsdam.de" -> "machbar-potsdam".
+ */
+export function urlHostWords(host: string): string {
+  return host
+    .toLowerCase()
+    .replace(/^www\d*\./, '')
+    .replace(/:\d+$/, '')
+    .replace(/\.[a-z]{2,6}\.?$/, '')
+    .replace(/\.(?:co|com|org|net|ac|gov)$/, '');
+}
+
 /** Lower case, accents folded, URLs reduced to their host words, HTML entities and tags dropped. */
 export function normaliseText(input: string): string {
   return input
     .replace(/<[^>]{0,200}>/g, ' ')
     .replace(/&(?:amp|#38);/gi, '&')
     .replace(/&[#a-z0-9]{1,8};/gi, ' ')
-    .replace(/https?:\/\/([^/\s]+)\S*/gi, ' $1 ')
+    .replace(/(?:https?:\/\/|\bwww\d*\.)([\p{L}\p{N}.-]+)\S*/giu, (_, host: string) => ` ${urlHostWords(host)} `)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()

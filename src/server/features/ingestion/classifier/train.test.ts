@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { Row } from './data.ts';
+import { normaliseText, urlHostWords } from './features.ts';
+import { BASE, abstention, assertNoLeak, buildVocabulary, leaveOneSourceOut, losoSide, sourceKey, sourceWeights, type Config } from './train.ts';
+
+const row = (id: string, source: string, title: string, label?: Row['label'], description = ''): Row => ({
+  id,
+  source,
+  title,
+  description,
+  venue: '',
+  label,
+  basis: label ? 'annotated' : undefined,
+});
+
+describe('classifier training helpers', () => {
+  it('reduces URLs to the host words that may carry meaning', () => {
+    expect(urlHostWords('www.last.fm')).toBe('last');
+    expect(urlHostWords('WWW2.machbar-potsdam.de')).toBe('machbar-potsdam');
+    expect(urlHostWords('www.bbc.co.uk')).toBe('bbc');
+    expect(urlHostWords('example.org:8080')).toBe('example');
+    expect(normaliseText('Info: http://www.last.fm/event/123+Band and www.codeweek.eu!')).not.toMatch(/www|fm|eu|event|123/);
+    expect(normaliseText('see https://www.codeweek.eu/x')).toContain('codeweek');
+  });
+
+  it('folds source aliases', () => {
+    expect(sourceKey('socrata_nycparks')).toBe('nycparks_socrata');
+    expect(sourceKey('nycparks_socrata')).toBe('nycparks_socrata');
+    expect(sourceKey('meetup_boulder_2018')).toBe('meetup_boulder_2018');
+  });
+
+  it('leave-one-source-out removes every row of the held-out source and its titles elsewhere', () => {
+    const annotated = [row('a1', 'A', 'Jazz night', 'Music'), row('a2', 'A', 'Yoga flow', 'Wellness'), row('b1', 'B', 'Chess club', 'Other')];
+    const trainCsv = [row('t1', 'A', 'Blues night', 'Music'), row('t2', 'C', 'Jazz Night (Main Hall)', 'Music'), row('t3', 'C', 'Python meetup', 'Tech'), row('t4', 'socrata_nycparks', 'Swim', 'Sports')];
+    const pool = [row('p1', 'A', 'Salsa class'), row('p2', 'B', 'Yoga flow'), row('p3', 'C', 'Pottery')];
+    const { test, side } = losoSide('A', annotated, trainCsv, pool, BASE);
+    expect(test.map((r) => r.id)).toEqual(['a1', 'a2']);
+    const ids = [...side.labelled, ...side.unlabelled].map((r) => r.id).sort();
+    // t1 and p1 are source A; t2 shares a held-out title key; p2 shares one too.
+    expect(ids).toEqual(['b1', 'p3', 't3', 't4']);
+    expect(() => assertNoLeak(test, side, 'A')).not.toThrow();
+    // Aliased sources are held out together.
+    const socrata = losoSide('nycparks_socrata', [row('s1', 'nycparks_socrata', 'Kids in motion', 'Sports'), ...annotated], trainCsv, pool, BASE);
+    expect([...socrata.side.labelled, ...socrata.side.unlabelled].some((r) => r.id === 't4')).toBe(false);
+  });
+
+  it('assertNoLeak catches a held-out row or title in training', () => {
+    const test = [row('a1', 'A', 'Jazz night', 'Music')];
+    expect(() => assertNoLeak(test, { labelled: [row('x', 'A', 'Other title', 'Arts')], unlabelled: [], annotated: [] }, 'A')).toThrow(/own training side/);
+    expect(() => assertNoLeak(test, { labelled: [], unlabelled: [row('y', 'B', 'JAZZ NIGHT!')], annotated: [] }, 'A')).toThrow(/held-out title/);
+  });
+
+  it('source weights give each source about the same total weight', () => {
+    const rows = [...Array.from({ length: 8 }, (_, i) => row(`a${i}`, 'A', `a ${i}`, 'Sports')), row('b', 'B', 'b', 'Arts'), row('c', 'socrata_nycparks', 'c', 'Arts'), row('d', 'nycparks_socrata', 'd', 'Arts')];
+    const w = sourceWeights(rows, 1);
+    const total = (src: string) => rows.reduce((s, r, i) => s + (sourceKey(r.source) === src ? w[i]! : 0), 0);
+    expect(total('A')).toBeCloseTo(total('B'), 9);
+    expect(total('nycparks_socrata')).toBeCloseTo(total('B'), 9);
+    expect([...sourceWeights(rows, 0)].every((v) => v === 1)).toBe(true);
+    // Half-way: sqrt of the ratio.
+    expect(sourceWeights(rows, 0.5)[0]).toBeCloseTo(Math.sqrt(11 / 3 / 8), 9);
+  });
+
+  it('minSources keeps only features seen in enough distinct sources (lexicon features always)', () => {
+    const rows = [row('1', 'A', 'burgerweeshuis concert'), row('2', 'A', 'burgerweeshuis concert'), row('3', 'B', 'park concert'), row('4', 'B', 'park concert')];
+    const cfg: Pick<Config, 'features' | 'minDf' | 'minSources'> = { features: BASE.features, minDf: 2, minSources: 2 };
+    const vocab = buildVocabulary(rows, cfg);
+    expect(vocab).toContain('t:concert');
+    expect(vocab).not.toContain('t:burgerweeshuis');
+    expect(vocab).toContain('lt:Music');
+    expect(buildVocabulary(rows, { ...cfg, minSources: 1 })).toContain('t:burgerweeshuis');
+  });
+
+  it('abstention scores the confident predictions and counts the rest as review', () => {
+    const preds = [
+      { row: row('1', 'A', 'a', 'Music'), category: 'Music' as const, confidence: 0.9 },
+      { row: row('2', 'A', 'b', 'Arts'), category: 'Music' as const, confidence: 0.4 },
+      { row: row('3', 'A', 'c', 'Arts'), category: 'Arts' as const, confidence: 0.6 },
+      { row: row('4', 'A', 'd', 'Other'), category: 'Arts' as const, confidence: 0.59 },
+    ];
+    const a = abstention(preds, 0.6);
+    expect(a.keptCount).toBe(2);
+    expect(a.reviewShare).toBeCloseTo(0.5, 9);
+    expect(a.kept.accuracy).toBe(1);
+    expect(abstention([], 0.6).reviewShare).toBe(0);
+  });
+
+  it('leave-one-source-out trains per source and pools the held-out predictions', () => {
+    const titles: Array<[string, Row['label']]> = [
+      ['Jazz concert', 'Music'],
+      ['Yoga class', 'Wellness'],
+      ['Python coding workshop', 'Tech'],
+      ['Basketball league', 'Sports'],
+    ];
+    const annotated: Row[] = [];
+    for (const src of ['A', 'B', 'C']) titles.forEach(([t, l], i) => annotated.push(row(`${src}${i}`, src, `${t} ${src.toLowerCase()}x`, l, t)));
+    const cfg: Config = { ...BASE, selfRounds: 0 };
+    const folds: string[] = [];
+    const r = leaveOneSourceOut(annotated, [], [], cfg, { temperature: 1, otherThreshold: 0 }, (s) => folds.push(s));
+    expect(folds).toEqual(['A', 'B', 'C']);
+    expect(r.predictions).toHaveLength(annotated.length);
+    expect(r.sources.map((s) => s.n)).toEqual([4, 4, 4]);
+    expect(r.pooled.n).toBe(12);
+    // The category words are shared across sources, so every held-out source is learnable.
+    expect(r.pooled.accuracy).toBe(1);
+    for (const p of r.predictions) expect(p.confidence).toBeGreaterThan(0);
+  });
+});
