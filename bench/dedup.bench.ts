@@ -452,8 +452,10 @@ async function calendarRun(kind: 'pglite' | 'postgres', database: Database, feed
     let merged = 0;
     for (let i = 0; i < feeds.length; i++) {
       const s = await app.ingest.sources.insert({ name: `City source ${i + 1}`, connector: 'ical', url: server.url(`/source-${i}.ics`), sourceType: 'municipal', trusted: true, intervalMinutes: 60 });
+      const t = performance.now();
       const run = await app.ingest.service.runSource(s.id, 'manual');
       if (run.status !== 'success') throw new Error(`source ${i + 1}: ${run.error ?? run.status}`);
+      console.log(`    source ${i + 1}: ${run.fetched} items, ${run.created} created, ${run.merged} merged, ${((performance.now() - t) / 1000).toFixed(1)} s`);
       merged += run.merged;
     }
     const ms = performance.now() - t0;

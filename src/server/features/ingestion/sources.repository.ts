@@ -255,17 +255,27 @@ export function createSourcesRepository(db: Db) {
         lat: number | null;
         lng: number | null;
         geo_approx: boolean;
-        source_ids: string[] | null;
       }>(
         db,
-        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx,
-          array(select distinct l.source_id::text from ${eventSources} l where l.source_id is not null
-            and (l.event_id = e.id or l.event_id in (select c.id from ${events} c where c.merged_into = e.id))) as source_ids
+        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx
         from ${events} e
         join unnest(${sql.param(windows.map((w) => w.from.toISOString()))}::timestamptz[], ${sql.param(windows.map((w) => w.to.toISOString()))}::timestamptz[]) as w(f, t)
           on e.start_date >= w.f and e.start_date < w.t
         where e.status <> 'merged' and e.gone_at is null`,
       );
+      if (!rows.length) return [];
+      // The sources of each: its own links and those of the records merged into it (by index, not per row).
+      const ids = sql.param(rows.map((r) => r.id));
+      const sourceRows = await queryRows<{ canon: string; source_ids: string[] }>(
+        db,
+        sql`select x.canon, array_agg(distinct l.source_id::text) as source_ids from (
+            select id as ev, id as canon from ${events} where id = any(${ids}::uuid[])
+            union all
+            select id as ev, merged_into as canon from ${events} where merged_into = any(${ids}::uuid[])
+          ) x join ${eventSources} l on l.event_id = x.ev
+          where l.source_id is not null group by x.canon`,
+      );
+      const sourcesOf = new Map(sourceRows.map((r) => [r.canon, r.source_ids]));
       return rows.map((r) => ({
         id: r.id,
         title: r.title,
@@ -276,7 +286,7 @@ export function createSourcesRepository(db: Db) {
         lat: r.lat === null ? null : Number(r.lat),
         lng: r.lng === null ? null : Number(r.lng),
         geoApprox: r.geo_approx,
-        sourceIds: r.source_ids ?? [],
+        sourceIds: sourcesOf.get(r.id) ?? [],
       }));
     },
     allVenues: () => db.select().from(venues),
