@@ -199,6 +199,19 @@ describe('jsonld connector on inline pages', () => {
     expect(iso(many.candidates[0]!.start)).toBe('2026-01-10T10:00:00.000Z');
   });
 
+  it("an event's own startDate that is its schedule's first occurrence is one item, not two", async () => {
+    const market = JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: 'Saturday market',
+      url: 'https://example.org/market',
+      startDate: '2026-01-10T10:00:00+01:00',
+      eventSchedule: { '@type': 'Schedule', startDate: '2026-01-10', repeatFrequency: 'P1W', byDay: 'https://schema.org/Saturday', startTime: '10:00:00', endTime: '14:00:00', scheduleTimezone: 'Europe/Berlin' },
+    });
+    const { candidates } = await runInline('market', page(market), '2026-01-09T00:00:00Z', 'Europe/Berlin', { horizonDays: 14 });
+    expect(candidates.map((c) => c.externalId)).toEqual(['https://example.org/market@2026-01-10T09:00:00.000Z', 'https://example.org/market@2026-01-17T09:00:00.000Z']);
+  });
+
   it('a bare JSON-LD document (application/ld+json) is read too', async () => {
     const local = await startFeedServer({ '/events.jsonld': serveText(JSON.stringify([{ '@context': 'https://schema.org', '@type': 'MusicEvent', name: 'Choir', startDate: '2026-03-01T19:00:00+01:00', url: 'https://example.org/choir' }]), 'application/ld+json') });
     try {

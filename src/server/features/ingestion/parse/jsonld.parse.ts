@@ -321,8 +321,14 @@ function normalise(ev: Obj, index: Map<string, Obj>, input: JsonLdParseInput): C
     out.push(compact({ externalId: id ?? `${title}@${start.date.toISOString()}`, ...base, start: start.date, end, allDay: start.allDay || undefined }));
   }
   const schedules = (Array.isArray(ev.eventSchedule) ? ev.eventSchedule : ev.eventSchedule ? [ev.eventSchedule] : []).map((s) => deref(s, index)).filter(isObj);
+  let standalone = out.length === 1;
   for (const schedule of schedules) {
     for (const occ of expandSchedule(schedule, input)) {
+      // The event's own startDate is often its schedule's first occurrence: one item, not two.
+      if (standalone && start && occ.start.getTime() === start.date.getTime()) {
+        out.shift();
+        standalone = false;
+      }
       out.push(compact({ externalId: `${id ?? title}@${occ.start.toISOString()}`, ...base, start: occ.start, end: occ.end, allDay: occ.allDay || undefined, timeZone: occ.zone }));
     }
   }
