@@ -5,17 +5,16 @@
 //
 // PostgreSQL: BENCH_DATABASE_URL, or by default postgres://postgres@127.0.0.1:5432/test when a
 // server answers there. A fresh database townbeat_bench_<random> is created and dropped.
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import { buildApp } from '../src/server/app.ts';
 import { PORTLAND } from '../src/server/city.ts';
 import { openDatabase, type Database, type Db } from '../src/server/db/client.ts';
 import * as schema from '../src/server/db/schema.ts';
 import { parseEnv } from '../src/server/env.ts';
+import { postgresUrl, withBenchDatabase } from './lib.ts';
 
 // ---------------------------------------------------------------- options
 
@@ -30,7 +29,6 @@ const SECONDS = Number(flag('seconds') ?? 15);
 const ONLY = flag('only') as 'pglite' | 'postgres' | undefined;
 const CONCURRENCY = Number(flag('concurrency') ?? 50);
 const WARMUP_SECONDS = Math.min(3, SECONDS);
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const TARGET_P95_MS = 50;
 if (!Number.isFinite(EVENTS) || EVENTS < 100) throw new Error('--events must be a number >= 100');
 if (!Number.isFinite(SECONDS) || SECONDS <= 0) throw new Error('--seconds must be a positive number');
@@ -732,49 +730,6 @@ async function runBlock(kind: 'pglite' | 'postgres', database: Database): Promis
 }
 
 // ---------------------------------------------------------------- main
-
-async function postgresUrl(): Promise<string | undefined> {
-  const url = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG;
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return url;
-  } catch (err) {
-    if (process.env.BENCH_DATABASE_URL) throw new Error(`BENCH_DATABASE_URL does not answer: ${(err as Error).message}`, { cause: err });
-    console.log(`\n(no PostgreSQL at ${DEFAULT_PG}: ${(err as Error).message}; set BENCH_DATABASE_URL to benchmark one)`);
-    return undefined;
-  }
-}
-
-async function withBenchDatabase<T>(url: string, fn: (database: Database) => Promise<T>): Promise<T> {
-  const name = `townbeat_bench_${randomBytes(5).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const dropOnSignal = () => void admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => process.exit(130));
-  process.once('SIGINT', dropOnSignal);
-  try {
-    const u = new URL(url);
-    u.pathname = `/${name}`;
-    const database = await openDatabase({ url: u.toString() });
-    try {
-      return await fn(database);
-    } finally {
-      await database.close();
-    }
-  } finally {
-    process.off('SIGINT', dropOnSignal);
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }
-}
 
 async function main() {
   const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');
