@@ -2,37 +2,22 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
 import { queryRows } from '../../test/factories.ts';
-import { startFeedServer, type Route } from '../../test/feed-server.ts';
+import { startFeedServer } from '../../test/feed-server.ts';
+import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
 
 // Deduplication end to end: calendars of distinct events stay distinct; what may be one event is
 // proposed to admins, who merge (reversibly) or keep apart.
 const NOW = new Date('2026-11-23T18:00:00Z');
 
-type Item = { uid: string; title: string; start: string; location?: string; geo?: string };
-function ics(events: Item[]) {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Townbeat tests//EN'];
-  for (const e of events) {
-    lines.push('BEGIN:VEVENT', `UID:${e.uid}`, 'DTSTAMP:20261101T000000Z', `DTSTART;TZID=America/Los_Angeles:${e.start}`, `SUMMARY:${e.title}`);
-    if (e.location) lines.push(`LOCATION:${e.location}`);
-    if (e.geo) lines.push(`GEO:${e.geo}`);
-    lines.push('END:VEVENT');
-  }
-  lines.push('END:VCALENDAR');
-  return lines.join('\r\n') + '\r\n';
-}
+
+const ics = icsCalendar;
 
 let t: TestApp;
 let admin: string;
 let member: string;
 let feeds: Record<string, string> = {};
 let server: Awaited<ReturnType<typeof startFeedServer>>;
-const route =
-  (name: string): Route =>
-  (_req, res) => {
-    const body = feeds[name];
-    if (body === undefined) res.writeHead(500).end('boom');
-    else res.writeHead(200, { 'content-type': 'text/calendar' }).end(body);
-  };
+const route = (name: string) => feedRoute(() => feeds, name);
 
 beforeAll(async () => {
   server = await startFeedServer({ '/a.ics': route('a'), '/b.ics': route('b') });
@@ -53,7 +38,7 @@ beforeEach(async () => {
 const api = (method: 'GET' | 'POST', url: string, payload?: object, cookie = admin) =>
   t.app.inject({ method, url, headers: { origin: TEST_ORIGIN, cookie }, ...(payload ? { payload } : {}) });
 
-async function source(name: string, feed: 'a' | 'b', items: Item[]) {
+async function source(name: string, feed: 'a' | 'b', items: IcsItem[]) {
   feeds[feed] = ics(items);
   const res = await api('POST', '/api/admin/sources', { name, connector: 'ical', url: server.url(`/${feed}.ics`), sourceType: 'ical', trusted: true });
   expect(res.statusCode).toBe(201);

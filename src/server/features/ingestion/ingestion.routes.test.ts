@@ -3,34 +3,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer, type Route } from '../../test/feed-server.ts';
+import { feedRoute, icsCalendar } from '../../test/ics.ts';
 
 // A fixed "now" in Portland; feeds below describe the following days.
 const NOW = new Date('2026-11-23T18:00:00Z');
 
-function ics(events: { uid: string; title: string; start: string; location?: string; geo?: string; status?: string }[]) {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Townbeat tests//EN'];
-  for (const e of events) {
-    lines.push('BEGIN:VEVENT', `UID:${e.uid}`, 'DTSTAMP:20261101T000000Z', `DTSTART;TZID=America/Los_Angeles:${e.start}`, `SUMMARY:${e.title}`);
-    if (e.location) lines.push(`LOCATION:${e.location}`);
-    if (e.geo) lines.push(`GEO:${e.geo}`);
-    if (e.status) lines.push(`STATUS:${e.status}`);
-    lines.push('END:VEVENT');
-  }
-  lines.push('END:VCALENDAR');
-  return lines.join('\r\n') + '\r\n';
-}
+const ics = icsCalendar;
 
 let t: TestApp;
 let admin: string;
 let feeds: Record<string, string> = {};
 let server: Awaited<ReturnType<typeof startFeedServer>>;
-const route =
-  (name: string): Route =>
-  (_req, res) => {
-    const body = feeds[name];
-    if (body === undefined) res.writeHead(500).end('boom');
-    else res.writeHead(200, { 'content-type': 'text/calendar' }).end(body);
-  };
+const route = (name: string) => feedRoute(() => feeds, name);
 
 beforeAll(async () => {
   const page = (body: string): Route => (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);

@@ -5,30 +5,33 @@ import { sourceRuns, sources } from './sources.table.ts';
 
 export type SourceRow = typeof sources.$inferSelect;
 type EventStatus = 'pending' | 'approved' | 'rejected';
-/** An event a run creates: every column it sets, for the bulk insert (see pipeline/event-row.ts). */
-export interface RunEventRow {
-  id: string;
+/** What a source's item sets on an event: written when the event is created and when the item changes. */
+export interface EventItemFields {
   title: string;
   description: string;
-  category: string;
-  categoryConfidence: number;
-  sourceType: string;
-  sourceUrl: string | null;
-  imageUrl: string | null;
   startDate: Date;
   endDate: Date;
-  timeZone: string;
   allDay: boolean;
-  venueId: string | null;
   venueName: string;
   address: string | null;
   neighbourhood: string | null;
   lat: number | null;
   lng: number | null;
   geoApprox: boolean;
-  attendeeCount: number;
   price: number | null;
   isFree: boolean;
+  imageUrl: string | null;
+  sourceUrl: string | null;
+}
+/** An event a run creates: every column it sets, for the bulk insert (see pipeline/event-row.ts). */
+export interface RunEventRow extends EventItemFields {
+  id: string;
+  category: string;
+  categoryConfidence: number;
+  sourceType: string;
+  timeZone: string;
+  venueId: string | null;
+  attendeeCount: number;
   isVerified: boolean;
   isDemo: boolean;
   status: EventStatus | 'merged';
@@ -51,25 +54,16 @@ export interface RunLinkRow {
   contentHash: string | null;
 }
 /** A run's new values for one event it already links. */
-export interface EventUpdate {
+export interface EventUpdate extends EventItemFields {
   id: string;
-  title: string;
-  description: string;
-  startDate: Date;
-  endDate: Date;
-  allDay: boolean;
-  venueName: string;
-  address: string | null;
-  neighbourhood: string | null;
-  lat: number | null;
-  lng: number | null;
-  geoApprox: boolean;
-  price: number | null;
-  isFree: boolean;
-  imageUrl: string | null;
-  sourceUrl: string | null;
   goneAt: Date | null;
   updatedAt: Date;
+}
+/** An event a source links, as a run compares it with the source's item. */
+export interface LinkedEvent extends EventItemFields {
+  id: string;
+  status: string;
+  goneAt: Date | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -78,30 +72,35 @@ const num = (n: number | null) => (n === null ? null : String(n));
 /** A column a bulk statement writes: its name, its SQL array element type, and its value in a row. */
 type ColumnSpec<R> = readonly [name: string, type: string, value: (r: R) => unknown];
 
-/** The one list of what a run writes into a new event row. */
-const EVENT_COLUMNS: ColumnSpec<RunEventRow>[] = [
-  ['id', 'uuid', (r) => r.id],
+/** The columns of what a source's item says, in the order both statements write them. */
+const ITEM_COLUMNS: ColumnSpec<EventItemFields>[] = [
   ['title', 'text', (r) => r.title],
   ['description', 'text', (r) => r.description],
-  ['category', 'text', (r) => r.category],
-  ['category_confidence', 'real', (r) => r.categoryConfidence],
-  ['source_type', 'text', (r) => r.sourceType],
-  ['source_url', 'text', (r) => r.sourceUrl],
-  ['image_url', 'text', (r) => r.imageUrl],
   ['start_date', 'timestamptz', (r) => iso(r.startDate)],
   ['end_date', 'timestamptz', (r) => iso(r.endDate)],
-  ['time_zone', 'text', (r) => r.timeZone],
   ['all_day', 'boolean', (r) => r.allDay],
-  ['venue_id', 'uuid', (r) => r.venueId],
   ['venue_name', 'text', (r) => r.venueName],
   ['address', 'text', (r) => r.address],
   ['neighbourhood', 'text', (r) => r.neighbourhood],
   ['lat', 'float8', (r) => r.lat],
   ['lng', 'float8', (r) => r.lng],
   ['geo_approx', 'boolean', (r) => r.geoApprox],
-  ['attendee_count', 'int', (r) => r.attendeeCount],
   ['price', 'numeric', (r) => num(r.price)],
   ['is_free', 'boolean', (r) => r.isFree],
+  ['image_url', 'text', (r) => r.imageUrl],
+  ['source_url', 'text', (r) => r.sourceUrl],
+];
+
+/** The one list of what a run writes into a new event row. */
+const EVENT_COLUMNS: ColumnSpec<RunEventRow>[] = [
+  ['id', 'uuid', (r) => r.id],
+  ...ITEM_COLUMNS,
+  ['category', 'text', (r) => r.category],
+  ['category_confidence', 'real', (r) => r.categoryConfidence],
+  ['source_type', 'text', (r) => r.sourceType],
+  ['time_zone', 'text', (r) => r.timeZone],
+  ['venue_id', 'uuid', (r) => r.venueId],
+  ['attendee_count', 'int', (r) => r.attendeeCount],
   ['is_verified', 'boolean', (r) => r.isVerified],
   ['is_demo', 'boolean', (r) => r.isDemo],
   ['status', 'text', (r) => r.status],
@@ -113,26 +112,7 @@ const EVENT_COLUMNS: ColumnSpec<RunEventRow>[] = [
 ];
 
 /** What a run may change on an event it links (the id first). */
-const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [
-  ['id', 'uuid', (r) => r.id],
-  ['title', 'text', (r) => r.title],
-  ['description', 'text', (r) => r.description],
-  ['start_date', 'timestamptz', (r) => iso(r.startDate)],
-  ['end_date', 'timestamptz', (r) => iso(r.endDate)],
-  ['all_day', 'boolean', (r) => r.allDay],
-  ['venue_name', 'text', (r) => r.venueName],
-  ['address', 'text', (r) => r.address],
-  ['neighbourhood', 'text', (r) => r.neighbourhood],
-  ['lat', 'float8', (r) => r.lat],
-  ['lng', 'float8', (r) => r.lng],
-  ['geo_approx', 'boolean', (r) => r.geoApprox],
-  ['price', 'numeric', (r) => num(r.price)],
-  ['is_free', 'boolean', (r) => r.isFree],
-  ['image_url', 'text', (r) => r.imageUrl],
-  ['source_url', 'text', (r) => r.sourceUrl],
-  ['gone_at', 'timestamptz', (r) => iso(r.goneAt)],
-  ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)],
-];
+const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
 
 const LINK_COLUMNS: ColumnSpec<RunLinkRow>[] = [
   ['event_id', 'uuid', (r) => r.eventId],
@@ -213,7 +193,7 @@ export function createSourcesRepository(db: Db) {
         .from(eventSources)
         .where(eq(eventSources.sourceId, sourceId)),
     /** What a run compares with, for the events a source links: one array parameter, no text search columns. */
-    linkedEvents: (ids: string[]) =>
+    linkedEvents: (ids: string[]): Promise<LinkedEvent[]> =>
       ids.length
         ? db
             .select({

@@ -1,5 +1,5 @@
 import type { Classification } from '../classifier/classifier.ts';
-import type { EventUpdate, RunEventRow } from '../sources.repository.ts';
+import type { EventItemFields, RunEventRow } from '../sources.repository.ts';
 import type { NormalisedEvent } from './normalise.ts';
 
 type Status = 'pending' | 'approved' | 'rejected';
@@ -22,28 +22,14 @@ export function newEventRow(
   },
 ): RunEventRow {
   return {
+    ...itemFields(n),
     id: o.id,
-    title: n.title,
-    description: n.description,
     category: o.classification.category,
     categoryConfidence: o.classification.confidence,
     sourceType: o.sourceType,
-    sourceUrl: n.url,
-    imageUrl: n.imageUrl,
-    startDate: n.start,
-    endDate: n.end,
     timeZone: n.timeZone,
-    allDay: n.allDay,
     venueId: o.venueId,
-    venueName: n.venueName,
-    address: n.address,
-    neighbourhood: n.neighbourhood,
-    lat: n.lat,
-    lng: n.lng,
-    geoApprox: n.geoApprox,
     attendeeCount: n.attendeeCount,
-    price: n.price,
-    isFree: n.isFree,
     isVerified: o.isVerified,
     isDemo: o.isDemo,
     status: o.mergedInto ? 'merged' : o.status,
@@ -55,8 +41,8 @@ export function newEventRow(
   };
 }
 
-/** What a source's changed item sets on the event it links; image and URL are kept when the item has none. */
-export function eventPatch(n: NormalisedEvent, old: { imageUrl: string | null; sourceUrl: string | null }): Omit<EventUpdate, 'id' | 'updatedAt'> {
+/** What a source's item says about the event, as columns. */
+function itemFields(n: NormalisedEvent): EventItemFields {
   return {
     title: n.title,
     description: n.description,
@@ -71,8 +57,13 @@ export function eventPatch(n: NormalisedEvent, old: { imageUrl: string | null; s
     geoApprox: n.geoApprox,
     price: n.price,
     isFree: n.isFree,
-    imageUrl: n.imageUrl ?? old.imageUrl,
-    sourceUrl: n.url ?? old.sourceUrl,
-    goneAt: null,
+    imageUrl: n.imageUrl,
+    sourceUrl: n.url,
   };
+}
+
+/** What a source's changed item sets on the event it links; image and URL are kept when the item has none. */
+export function eventPatch(n: NormalisedEvent, old: { imageUrl: string | null; sourceUrl: string | null }): EventItemFields & { goneAt: null } {
+  const item = itemFields(n);
+  return { ...item, imageUrl: item.imageUrl ?? old.imageUrl, sourceUrl: item.sourceUrl ?? old.sourceUrl, goneAt: null };
 }

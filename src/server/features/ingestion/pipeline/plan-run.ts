@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Classification } from '../classifier/classifier.ts';
-import type { EventUpdate, NearbyEvent, RunEventRow, RunLinkRow } from '../sources.repository.ts';
+import type { EventItemFields, EventUpdate, LinkedEvent, NearbyEvent, RunEventRow, RunLinkRow } from '../sources.repository.ts';
 import { compareEvents, START_WINDOW_MS, titleRelation, placeRelation, type Comparable } from './dedupe.ts';
 import { eventPatch, newEventRow } from './event-row.ts';
 import { venueKey, type NormalisedEvent } from './normalise.ts';
@@ -22,28 +22,6 @@ export interface RunSource {
   sourceType: string;
   trusted: boolean;
   isDemo: boolean;
-}
-
-/** An event a source links, as a run compares it with the source's item. */
-export interface LinkedEvent {
-  id: string;
-  status: string;
-  goneAt: Date | null;
-  title: string;
-  description: string;
-  startDate: Date;
-  endDate: Date;
-  allDay: boolean;
-  venueName: string;
-  address: string | null;
-  neighbourhood: string | null;
-  lat: number | null;
-  lng: number | null;
-  geoApprox: boolean;
-  price: number | null;
-  isFree: boolean;
-  imageUrl: string | null;
-  sourceUrl: string | null;
 }
 
 /** Two events that may be one, for an admin to decide; `a` < `b`. */
@@ -104,8 +82,9 @@ export function slotWindows(items: readonly NormalisedEvent[], isLinked: (n: Nor
   return windows;
 }
 
-function changed(old: Record<string, unknown>, next: Record<string, unknown>) {
-  return Object.keys(next).some((k) => {
+/** Whether any field of `next` differs from `old` (dates by their instant). */
+function changed<T extends object>(old: T, next: Partial<T>) {
+  return (Object.keys(next) as (keyof T)[]).some((k) => {
     const a = old[k];
     const b = next[k];
     if (a instanceof Date && b instanceof Date) return a.getTime() !== b.getTime();
@@ -223,7 +202,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       return;
     }
     const patch = eventPatch(n, old);
-    if (changed(old as unknown as Record<string, unknown>, patch)) {
+    if (changed<EventItemFields & { goneAt: Date | null }>(old, patch)) {
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
       plan.counts.updated += 1;
       if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
