@@ -465,8 +465,14 @@ async function calendarRun(kind: 'pglite' | 'postgres', database: Database, feed
         (select count(*)::int from duplicate_pairs) as pairs from events`,
     );
     const api = await app.inject({ method: 'GET', url: '/api/events?limit=1' });
+    const shown = await rowsOf<{ kind: string; reason: string; a: string; b: string }>(
+      database,
+      sql`select p.kind, p.reason, a.title || ' @ ' || a.venue_name || ' ' || to_char(a.start_date, 'MM-DD HH24:MI') as a, b.title || ' @ ' || b.venue_name || ' ' || to_char(b.start_date, 'MM-DD HH24:MI') as b
+        from duplicate_pairs p join events a on a.id = p.event_a join events b on b.id = p.event_b limit 5`,
+    );
     console.log(`\n#### City calendar on ${kind}: ${total.toLocaleString('en-US')} distinct events from ${feeds.length} sources, ingested in ${(ms / 1000).toFixed(1)} s (load average ${os.loadavg()[0]!.toFixed(1)})`);
     console.log(`  kept as their own listing: ${kept!.listed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} (target: all); merged on arrival: ${merged}; proposed pairs: ${kept!.pairs}`);
+    for (const p of shown) console.log(`    proposed (${p.kind}: ${p.reason}): ${p.a}  /  ${p.b}`);
     console.log(`  approved and listed by the API (X-Total-Count of GET /api/events): ${api.headers['x-total-count']} (the rest wait for review: untrusted or unsure category)`);
     return { listed: kept!.listed, merged, pairs: kept!.pairs };
   } finally {
