@@ -99,6 +99,7 @@ export function createIngestionService(deps: {
       source: { id: source.id, name: source.name, sourceType: source.sourceType, trusted: source.trusted, isDemo: source.isDemo },
       now: clock.now(),
       links,
+      listedBySource: new Set(linkRows.map((l) => l.listedId)),
       linked: new Map(linked.map((e) => [e.id, e])),
       nearby,
       venues: new Map(venueRows.map((v) => [venueKey(v.name), v.id])),

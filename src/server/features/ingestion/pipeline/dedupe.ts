@@ -106,25 +106,32 @@ function titleParts(title: string): TitleParts {
   return p;
 }
 
-/** Damerau-Levenshtein distance, capped: enough to tell a typo from another word. */
+/** Optimal-string-alignment distance (edits and adjacent swaps), from three rows: a typo or another word. */
 function editDistance(a: string, b: string, cap: number): number {
   if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  let prev2 = new Array<number>(b.length + 1).fill(0);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let cur = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
     }
+    if (rowMin > cap) return cap + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return d[a.length]![b.length]!;
+  return prev[b.length]!;
 }
 
 const isTypoOf = (a: string, b: string) => {
   const n = Math.min(a.length, b.length);
-  if (n < 4) return false;
+  // Typos keep a word's length and at least one of its ends.
+  if (n < 4 || Math.abs(a.length - b.length) > 2 || (a[0] !== b[0] && a[a.length - 1] !== b[b.length - 1])) return false;
   return editDistance(a, b, 2) <= (n >= 8 ? 2 : 1);
 };
 
@@ -166,7 +173,7 @@ export type TitleRelation = 'equal' | 'contains' | 'weak' | 'conflict';
  * more: a performer, a venue), 'weak' (too little in common to say), 'conflict' (something tells
  * them apart: a different number, or each has a word the other lacks).
  */
-export function titleRelation(a: string, b: string, ctx: { startYears?: number[]; placeWords?: ReadonlySet<string> } = {}): TitleRelation {
+export function titleRelation(a: string, b: string, ctx: { startYears?: number[]; isPlaceWord?: (w: string) => boolean } = {}): TitleRelation {
   const pa = titleParts(a);
   const pb = titleParts(b);
   if (pa.joined === pb.joined && sameSet(pa.numbers, pb.numbers)) return 'equal';
@@ -178,9 +185,9 @@ export function titleRelation(a: string, b: string, ctx: { startYears?: number[]
   const oneSidedNumber = na.length !== nb.length && (na.length === 0 || nb.length === 0);
 
   const { onlyA, onlyB } = unpaired(pa.content, pb.content, pa.all, pb.all);
-  const place = ctx.placeWords;
-  const extraA = onlyA.filter((w) => !place?.has(w));
-  const extraB = onlyB.filter((w) => !place?.has(w));
+  const place = ctx.isPlaceWord;
+  const extraA = place ? onlyA.filter((w) => !place(w)) : onlyA;
+  const extraB = place ? onlyB.filter((w) => !place(w)) : onlyB;
   if (extraA.length && extraB.length) return 'conflict';
   // Words of A paired with words of B (shared, typos, compounds): none means two different events.
   const common = pa.content.size - onlyA.length;
@@ -240,6 +247,8 @@ export interface Comparable {
 /** A venue name as compared: its words without the city's, and which of them name this place. */
 interface VenueParts {
   words: ReadonlySet<string>;
+  /** The words stemmed as titles are, to recognise a venue named in a title. */
+  stems: ReadonlySet<string>;
   distinctive: ReadonlySet<string>;
   numbers: ReadonlySet<string>;
   joined: string;
@@ -259,7 +268,7 @@ function venueParts(name: string): VenueParts {
   const ws = words(name).filter((w) => !STOP.has(w) && !cityWords.has(w));
   const numbers = new Set(ws.filter((w) => /\d/.test(w)));
   const plain = ws.filter((w) => !/\d/.test(w));
-  const p: VenueParts = { words: new Set(plain), distinctive: new Set(plain.filter((w) => !VENUE_GENERIC.has(w))), numbers, joined: ws.join(' ') };
+  const p: VenueParts = { words: new Set(plain), stems: new Set(plain.map(stem)), distinctive: new Set(plain.filter((w) => !VENUE_GENERIC.has(w))), numbers, joined: ws.join(' ') };
   if (venueCache.size >= CACHE_LIMIT) venueCache.clear();
   venueCache.set(name, p);
   return p;
@@ -335,9 +344,9 @@ export function compareEvents(a: Comparable, b: Comparable): Comparison {
   if (dt > START_WINDOW_MS) return DIFFERENT('different start');
   const place = placeRelation(a, b);
   if (place === 'different') return DIFFERENT('different place');
-  const placeWords = new Set([...venueParts(a.venueName).words, ...venueParts(b.venueName).words].map(stem));
+  const [sa, sb] = [venueParts(a.venueName).stems, venueParts(b.venueName).stems];
   const years = [a.start.getUTCFullYear(), b.start.getUTCFullYear()];
-  const title = titleRelation(a.title, b.title, { startYears: years, placeWords });
+  const title = titleRelation(a.title, b.title, { startYears: years, isPlaceWord: (w) => sa.has(w) || sb.has(w) });
   if (title === 'conflict') return DIFFERENT('titles tell them apart');
   const titleScore = title === 'equal' ? 1 : title === 'contains' ? 0.85 : 0.6;
   const placeScore = place === 'same' ? 1 : place === 'near' ? 0.75 : 0.65;

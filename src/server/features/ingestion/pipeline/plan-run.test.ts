@@ -37,13 +37,13 @@ const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   lat: 45.5297,
   lng: -122.6668,
   geoApprox: false,
-  sourceIds: ['other-source'],
   ...over,
 });
 const state = (over: Partial<RunState> = {}): RunState => ({
   source: { id: 'me', name: 'Listings', sourceType: 'ical', trusted: true, isDemo: false },
   now,
   links: new Map(),
+  listedBySource: new Set(),
   linked: new Map(),
   nearby: [],
   venues: new Map(),
@@ -79,8 +79,8 @@ describe('planRun', () => {
   });
 
   it('never merges into an event the same source already lists; an exact copy is proposed', () => {
-    const mine = listed({ sourceIds: ['me'] });
-    const plan = planRun([item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 })], state({ nearby: [mine] }));
+    const mine = listed({});
+    const plan = planRun([item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 })], state({ nearby: [mine], listedBySource: new Set([mine.id]) }));
     expect(plan.counts).toMatchObject({ created: 1, merged: 0 });
     expect(plan.pairs).toMatchObject([{ kind: 'same_source' }]);
   });

@@ -38,6 +38,8 @@ export interface RunState {
   now: Date;
   /** The source's links: item id -> event id and the hash of the item as last applied. */
   links: Map<string, { eventId: string; contentHash: string | null }>;
+  /** The listed events the source already lists (directly, or through a record merged into them). */
+  listedBySource: ReadonlySet<string>;
   linked: Map<string, LinkedEvent>;
   /** Listed events near the new items' starts (see slotWindows). */
   nearby: NearbyEvent[];
@@ -94,40 +96,41 @@ function changed<T extends object>(old: T, next: Partial<T>) {
 
 const comparable = (e: NearbyEvent): Comparable => ({ title: e.title, start: e.startDate, venueName: e.venueName, venueId: e.venueId, address: e.address, lat: e.lat, lng: e.lng, geoApprox: e.geoApprox });
 
-/** Listed events bucketed by 30-minute slot, with the sources each already has. */
-function createMatcher(nearby: readonly NearbyEvent[]) {
-  const buckets = new Map<number, { e: Comparable & { id: string }; sources: Set<string> }[]>();
-  const add = (e: Comparable & { id: string }, sources: Iterable<string>) => {
-    const entry = { e, sources: new Set(sources) };
+/** Listed events bucketed by 30-minute slot, each marked when the run's source already lists it. */
+function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlySet<string>) {
+  type Entry = { e: Comparable & { id: string }; mine: boolean };
+  const buckets = new Map<number, Entry[]>();
+  const byId = new Map<string, Entry>();
+  const add = (e: Comparable & { id: string }, mine: boolean) => {
+    const entry = { e, mine };
     const k = slotOf(e.start);
     const list = buckets.get(k);
     if (list) list.push(entry);
     else buckets.set(k, [entry]);
-    return entry;
+    byId.set(e.id, entry);
   };
-  const byId = new Map<string, { sources: Set<string> }>();
-  for (const e of nearby) byId.set(e.id, add({ id: e.id, ...comparable(e) }, e.sourceIds));
+  for (const e of nearby) add({ id: e.id, ...comparable(e) }, listedBySource.has(e.id));
 
   return {
-    add(e: Comparable & { id: string }, sourceId: string) {
-      byId.set(e.id, add(e, [sourceId]));
-    },
-    /** Records that a source now lists an event (through a record merged into it). */
-    addSource(eventId: string, sourceId: string) {
-      byId.get(eventId)?.sources.add(sourceId);
+    /** An event this run creates: its source lists it. */
+    add: (e: Comparable & { id: string }) => add(e, true),
+    /** The run's source now lists an event (through a record merged into it). */
+    markMine(eventId: string) {
+      const entry = byId.get(eventId);
+      if (entry) entry.mine = true;
     },
     /**
      * The listed event an item is one with (the best 'same'), and the pairs to propose. An event
      * the same source already lists is never a match: a source knows its own events; an exact
      * copy under another id is only proposed.
      */
-    match(n: Comparable, sourceId: string) {
+    match(n: Comparable) {
       const k = slotOf(n.start);
       let best: { id: string; score: number } | undefined;
       const possible: { id: string; score: number; reason: string; kind: ProposedPair['kind'] }[] = [];
       for (const key of [k - 1, k, k + 1]) {
-        for (const { e, sources } of buckets.get(key) ?? []) {
-          if (sources.has(sourceId)) {
+        for (const { e, mine } of buckets.get(key) ?? []) {
+          if (mine) {
             if (e.start.getTime() === n.start.getTime() && titleRelation(e.title, n.title) === 'equal' && placeRelation(e, n) === 'same') {
               possible.push({ id: e.id, score: 1, reason: 'listed twice by one source under two ids', kind: 'same_source' });
             }
@@ -153,7 +156,7 @@ const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, 
 export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
   const { source, now } = state;
   const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0 } };
-  const matcher = createMatcher(state.nearby);
+  const matcher = createMatcher(state.nearby, state.listedBySource);
   const venueIds = new Map(state.venues);
   // By event id: when two items link one event, the last one's values win, as they would one by one.
   const updates = new Map<string, EventUpdate>();
@@ -213,7 +216,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     const id = randomUUID();
     const venueId = venueOf(n);
     const me: Comparable & { id: string } = { id, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox };
-    const { best, possible } = matcher.match(me, source.id);
+    const { best, possible } = matcher.match(me);
     // Admins' decisions may have shown that pairs this alike are one event.
     const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
     const into = best?.id ?? learned?.id ?? null;
@@ -222,11 +225,11 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     plan.newEvents.push(newEventRow(n, { id, now, sourceType: source.sourceType, classification: c, status, venueId, isVerified: source.trusted, isDemo: source.isDemo, mergedInto: into }));
     plan.newLinks.push(link(id, n, hash));
     if (into) {
-      matcher.addSource(into, source.id);
+      matcher.markMine(into);
       plan.counts.merged += 1;
       return;
     }
-    matcher.add(me, source.id);
+    matcher.add(me);
     for (const p of possible) {
       const [a, b] = ordered(id, p.id);
       const key = `${a}:${b}`;
