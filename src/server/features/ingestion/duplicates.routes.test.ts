@@ -153,6 +153,27 @@ describe('possible duplicates for admins', () => {
     expect(await listed()).toHaveLength(2);
   });
 
+  it('splits an event merged before records were kept: the second source gets a copy of its own, rewritten by its next run', async () => {
+    const place = { location: 'Doug Fir Lounge', geo: '45.5225;-122.6574' };
+    const a = await source('Venue', 'a', [{ uid: 'jazz@venue', title: 'Jazz Night with the Blue Trio', start: '20261201T190000', ...place }]);
+    const b = await source('Listings', 'b', [{ uid: 'jazz@listings', title: 'Jazz night: Blue Trio', start: '20261201T191500', ...place }]);
+    // As an older merge left it: one event, both sources' links on it, no merged record.
+    const [canonical] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where status <> 'merged'`);
+    await t.database.db.execute(sql`update event_sources set event_id = ${canonical!.id} where source_id = ${b.id}`);
+    await t.database.db.execute(sql`delete from events where status = 'merged'`);
+    expect((await api('GET', `/api/events/${canonical!.id}`)).json()).toMatchObject({ mergedRecords: 1 });
+
+    const split = (await api('POST', `/api/admin/events/${canonical!.id}/split`)).json() as { restored: string[] };
+    expect(split.restored).toHaveLength(1);
+    const [copy] = split.restored;
+    expect((await api('GET', `/api/events/${copy}`)).json()).toMatchObject({ sources: [{ name: 'Listings' }], mergedRecords: 0 });
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${b.id}/run`)).json()).toMatchObject({ created: 0, merged: 0, updated: 1 });
+    expect((await api('GET', `/api/events/${copy}`)).json()).toMatchObject({ title: 'Jazz night: Blue Trio' });
+    expect((await api('POST', `/api/admin/sources/${a.id}/run`)).json()).toMatchObject({ created: 0, merged: 0 });
+    expect(await listed()).toEqual(['Jazz Night with the Blue Trio', 'Jazz night: Blue Trio']);
+  });
+
   it('keeps a pair apart and never proposes it again', async () => {
     const pair = await proposed();
     expect((await api('POST', `/api/admin/duplicates/${pair.id}/keep-apart`)).json()).toEqual({ id: pair.id, status: 'kept_apart' });
