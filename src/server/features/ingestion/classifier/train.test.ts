@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from './data.ts';
 import { normaliseText, urlHostWords } from './features.ts';
-import { BASE, abstention, assertNoLeak, buildVocabulary, leaveOneSourceOut, losoSide, sourceKey, sourceWeights, type Config } from './train.ts';
+import { adaptPriors } from './classifier.ts';
+import { eventScores, lexiconScores, lineupCue } from './lexicon.ts';
+import { prepare } from './features.ts';
+import { BASE, abstention, abstentionCurve, assertNoLeak, buildVocabulary, leaveOneSourceOut, losoSide, nestedLoso, sourceGroups, sourceKey, sourceWeights, type Config } from './train.ts';
 
 const row = (id: string, source: string, title: string, label?: Row['label'], description = ''): Row => ({
   id,
@@ -104,5 +107,98 @@ describe('classifier training helpers', () => {
     // The category words are shared across sources, so every held-out source is learnable.
     expect(r.pooled.accuracy).toBe(1);
     for (const p of r.predictions) expect(p.confidence).toBeGreaterThan(0);
+  });
+
+  it('class-prior adaptation shifts a one-sided batch and leaves a small one nearly alone', () => {
+    const prior = [0.5, 0.5];
+    const batch = [...Array.from({ length: 20 }, () => [0.9, 0.1]), [0.45, 0.55]];
+    const out = adaptPriors(batch, prior);
+    for (const p of out) expect(p[0]! + p[1]!).toBeCloseTo(1, 9);
+    // The batch is mostly class 0, so its uncertain event moves to class 0.
+    expect(out[20]![0]!).toBeGreaterThan(0.5);
+    // Two events against a pseudo-count of 10 barely move.
+    const small = adaptPriors([[0.45, 0.55], [0.9, 0.1]], prior);
+    expect(small[0]![1]!).toBeGreaterThan(0.5);
+    expect(adaptPriors([], prior)).toEqual([]);
+    // No strength at all toward the training prior still returns probabilities.
+    expect(adaptPriors(batch, prior, 0)[0]!.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+  });
+
+  it('recognises a performer listing and nothing that merely repeats a category word', () => {
+    expect(lineupCue('Zu + The New Earth Group at Burgerweeshuis', 'Zu, The New Earth Group http://www.last.fm/event/1+Zu')).toBe(true);
+    expect(lineupCue('The Opposites', 'The Opposites http://www.last.fm/event/2')).toBe(true);
+    expect(lineupCue('Yoga', 'Yoga http://example.org/yoga')).toBe(false);
+    expect(lineupCue('Chess Club', 'Chess Club')).toBe(false);
+    expect(lineupCue('Spring gala', 'Join us for an evening of fun. Tickets at the door.')).toBe(false);
+    expect(lineupCue('Mystery night', 'Someone Else, Another Name')).toBe(false);
+    expect(lineupCue('Packers at Bears', '')).toBe(false);
+    const raw = { title: 'Isbells at Burgerweeshuis', description: 'Isbells http://www.last.fm/event/3' };
+    expect(eventScores(raw, prepare(raw)).title.Music).toBeGreaterThan(0);
+  });
+
+  it('the lexicon knows common German, Dutch and French event words', () => {
+    const top = (title: string) => {
+      const t = lexiconScores(prepare({ title })).title;
+      return Object.entries(t).sort((a, b) => b[1] - a[1])[0]?.[0];
+    };
+    expect(top('Konzert im Park')).toBe('Music');
+    expect(top('Reparatur-Treff')).toBe('Tech');
+    expect(top('Löten für Anfänger')).toBe('Tech');
+    expect(top('Lesung mit Autorin')).toBe('Arts');
+    expect(top('Weinprobe')).toBe('Food');
+    expect(top('Gründerstammtisch')).toBe('Business');
+    expect(top('Tischtennis Turnier')).toBe('Sports');
+    expect(top('Entspannung am Abend')).toBe('Wellness');
+    expect(top('Feuerwerk am Hafen')).toBe('Other');
+  });
+
+  it('deals sources into groups of about equal size', () => {
+    const rows = [...Array.from({ length: 6 }, (_, i) => row(`a${i}`, 'A', `a${i}`, 'Arts')), ...Array.from({ length: 3 }, (_, i) => row(`b${i}`, 'B', `b${i}`, 'Arts')), ...Array.from({ length: 3 }, (_, i) => row(`c${i}`, 'C', `c${i}`, 'Arts')), row('d', 'D', 'd', 'Arts')];
+    // A 6 | B 3 + C 3 = 6 | D ties and goes to the first group.
+    expect(sourceGroups(rows, 2)).toEqual([
+      ['A', 'D'],
+      ['B', 'C'],
+    ]);
+    expect(sourceGroups(rows, 10)).toHaveLength(4);
+  });
+
+  it('abstention curve reports every threshold', () => {
+    const preds = [
+      { row: row('1', 'A', 'a', 'Music'), category: 'Music' as const, confidence: 0.95 },
+      { row: row('2', 'A', 'b', 'Arts'), category: 'Music' as const, confidence: 0.55 },
+    ];
+    const curve = abstentionCurve(preds, [0.5, 0.9]);
+    expect(curve.map((c) => c.keptCount)).toEqual([2, 1]);
+    expect(curve[1]!.kept.accuracy).toBe(1);
+    expect(curve[1]!.reviewShare).toBeCloseTo(0.5, 9);
+  });
+
+  it('nested leave-one-source-out chooses a candidate per source without that source', () => {
+    const titles: Array<[string, Row['label']]> = [
+      ['Jazz concert', 'Music'],
+      ['Yoga class', 'Wellness'],
+      ['Python coding workshop', 'Tech'],
+      ['Basketball league', 'Sports'],
+    ];
+    const annotated: Row[] = [];
+    for (const src of ['A', 'B', 'C']) titles.forEach(([t, l], i) => annotated.push(row(`${src}${i}`, src, `${t} ${src.toLowerCase()}x`, l, t)));
+    const cfg: Config = { ...BASE, selfRounds: 0 };
+    const chosen: string[] = [];
+    const r = nestedLoso(
+      annotated,
+      [],
+      [],
+      [
+        { name: 'plain', cfg, adapt: false },
+        { name: 'adapted', cfg, adapt: true },
+      ],
+      { temperature: 1, otherThreshold: 0 },
+      2,
+      (s, c) => chosen.push(`${s}:${c}`),
+    );
+    expect(chosen).toHaveLength(3);
+    expect(Object.keys(r.chosen!)).toEqual(['A', 'B', 'C']);
+    expect(r.predictions).toHaveLength(12);
+    expect(r.pooled.accuracy).toBe(1);
   });
 });

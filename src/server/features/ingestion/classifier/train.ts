@@ -4,10 +4,10 @@
 // protocols (held-out split, k-fold, leave-one-source-out). Used by scripts/train-classifier.ts
 // and bench/classifier.bench.ts; never loaded by the server. Deterministic (no Math.random).
 
-import { createClassifier, type ModelFile } from './classifier.ts';
+import { adaptPriors, createClassifier, type Classifier, type ModelFile } from './classifier.ts';
 import { groupedStratifiedFolds, metrics, titleKey, type Metrics, type Row } from './data.ts';
 import { CATEGORIES, FEATURE_VERSION, extract, extractFeatures, normaliseText, prepare, tokens, type Category, type FeatureOptions } from './features.ts';
-import { lexiconScores, ruleLabel } from './lexicon.ts';
+import { eventScores, ruleLabel } from './lexicon.ts';
 
 export const K = CATEGORIES.length;
 const OTHER = CATEGORIES.indexOf('Other');
@@ -87,7 +87,7 @@ function features(row: Row, options: FeatureOptions): Map<string, number> {
 const weakCache = new Map<Row, ReturnType<typeof ruleLabel>>();
 export function weakLabel(row: Row, cfg: Config) {
   const key = row;
-  if (!weakCache.has(key)) weakCache.set(key, ruleLabel(lexiconScores(prepare(row)), cfg.ruleMinScore, cfg.ruleMinMargin));
+  if (!weakCache.has(key)) weakCache.set(key, ruleLabel(eventScores(row, prepare(row)), cfg.ruleMinScore, cfg.ruleMinMargin));
   return weakCache.get(key);
 }
 
@@ -589,8 +589,9 @@ export function sourceKey(source: string): string {
  * (annotated, train.csv and pool alike), and so is any row of another source whose title key
  * equals a held-out title key.
  */
-export function losoSide(held: string, annotated: Row[], trainCsv: Row[], pool: Row[], cfg: Config): { test: Row[]; side: Training } {
-  const other = (r: Row) => sourceKey(r.source) !== held;
+export function losoSide(held: string | ReadonlySet<string>, annotated: Row[], trainCsv: Row[], pool: Row[], cfg: Config): { test: Row[]; side: Training } {
+  const heldSet = typeof held === 'string' ? new Set([held]) : held;
+  const other = (r: Row) => !heldSet.has(sourceKey(r.source));
   const test = annotated.filter((r) => !other(r));
   const side = trainingSide(annotated.filter(other), test, trainCsv.filter(other), pool.filter(other), cfg);
   return { test, side };
@@ -606,6 +607,54 @@ export interface LosoResult {
   sources: Array<{ source: string; n: number; metrics: Metrics; seconds: number }>;
   pooled: Metrics;
   predictions: HeldPrediction[];
+  /** The same predictions after class-prior adaptation on each held-out source's batch (adaptPriors). */
+  adapted: HeldPrediction[];
+  pooledAdapted: Metrics;
+  /** Nested selection only: the candidate chosen for each held-out source. */
+  chosen?: Record<string, string>;
+}
+
+/** The model's mean probability over rows (its prior on that data), for adaptPriors. */
+export function meanProbabilities(c: Classifier, rows: Row[]): number[] {
+  const sum = new Array<number>(K).fill(0);
+  for (const r of rows) c.probabilities(r).forEach((v, k) => (sum[k]! += v));
+  return sum.map((v) => v / Math.max(1, rows.length));
+}
+
+/** Predictions for a batch of one source, before and after class-prior adaptation. */
+export function predictBatch(c: Classifier, trainPriors: number[], test: Row[], otherThreshold: number): { plain: HeldPrediction[]; adapted: HeldPrediction[] } {
+  const plain = test.map((row) => ({ row, ...c.classify(row) }));
+  const probs = test.map((r) => c.probabilities(r));
+  const adapted = adaptPriors(probs, trainPriors).map((p, i) => {
+    let best = 0;
+    for (let k = 1; k < K; k++) if (p[k]! > p[best]!) best = k;
+    let category: Category = CATEGORIES[best]!;
+    let confidence = p[best]!;
+    if (best !== OTHER && confidence < otherThreshold) {
+      category = 'Other';
+      confidence = p[OTHER]!;
+    }
+    return { row: test[i]!, category, confidence };
+  });
+  return { plain, adapted };
+}
+
+const pooledOf = (preds: HeldPrediction[]): Metrics =>
+  metrics(
+    preds.map((p) => p.row.label!),
+    preds.map((p) => p.category),
+  );
+
+/** Fits a configuration on a training side and predicts the test rows (plain and prior-adapted). */
+function fitAndPredict(side: Training, test: Row[], cfg: Config, calibration: 'inner' | { temperature: number; otherThreshold: number }) {
+  let model: ModelFile;
+  if (calibration === 'inner') model = trainModel(side, cfg, []).model;
+  else {
+    const fitted = fit(side.labelled, side.unlabelled, cfg, side.known);
+    model = toModelFile(fitted, cfg, calibration.temperature, calibration.otherThreshold, { heldOutIds: [] });
+  }
+  const c = createClassifier(model);
+  return predictBatch(c, meanProbabilities(c, side.labelled), test, model.otherThreshold);
 }
 
 /**
@@ -625,35 +674,115 @@ export function leaveOneSourceOut(
   const sources = [...new Set(annotated.map((r) => sourceKey(r.source)))].sort();
   const out: LosoResult['sources'] = [];
   const predictions: HeldPrediction[] = [];
+  const adapted: HeldPrediction[] = [];
   for (const source of sources) {
     const t0 = Date.now();
     const { test, side } = losoSide(source, annotated, trainCsv, pool, cfg);
     assertNoLeak(test, side, source);
-    let model: ModelFile;
-    if (calibration === 'inner') model = trainModel(side, cfg, []).model;
-    else {
-      const fitted = fit(side.labelled, side.unlabelled, cfg, side.known);
-      model = toModelFile(fitted, cfg, calibration.temperature, calibration.otherThreshold, { heldOutIds: [] });
-    }
-    const c = createClassifier(model);
-    const pred = test.map((row) => ({ row, ...c.classify(row) }));
-    predictions.push(...pred);
-    const m = metrics(
-      test.map((r) => r.label!),
-      pred.map((p) => p.category),
-    );
+    const pred = fitAndPredict(side, test, cfg, calibration);
+    predictions.push(...pred.plain);
+    adapted.push(...pred.adapted);
+    const m = pooledOf(pred.plain);
     const seconds = (Date.now() - t0) / 1000;
     out.push({ source, n: test.length, metrics: m, seconds });
     onFold?.(source, m, test.length, seconds);
   }
-  return {
-    sources: out,
-    pooled: metrics(
-      predictions.map((p) => p.row.label!),
-      predictions.map((p) => p.category),
-    ),
-    predictions,
-  };
+  return { sources: out, pooled: pooledOf(predictions), predictions, adapted, pooledAdapted: pooledOf(adapted) };
+}
+
+/**
+ * Sources dealt into `k` groups of about equal annotated size (largest first, each to the
+ * currently smallest group; ties by name), for the inner leave-source-group-out of nestedLoso.
+ */
+export function sourceGroups(rows: Row[], k: number): string[][] {
+  const size = new Map<string, number>();
+  for (const r of rows) size.set(sourceKey(r.source), (size.get(sourceKey(r.source)) ?? 0) + 1);
+  const order = [...size.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const groups = Array.from({ length: Math.min(k, order.length) }, () => ({ n: 0, sources: [] as string[] }));
+  for (const [src, n] of order) {
+    let best = 0;
+    for (let g = 1; g < groups.length; g++) if (groups[g]!.n < groups[best]!.n) best = g;
+    groups[best]!.sources.push(src);
+    groups[best]!.n += n;
+  }
+  return groups.map((g) => g.sources.sort());
+}
+
+export interface Candidate {
+  name: string;
+  cfg: Config;
+  /** Apply class-prior adaptation to each source's batch. */
+  adapt: boolean;
+}
+
+/**
+ * Honest leave-one-source-out with model selection inside: for each held-out source, every
+ * candidate is scored by an inner leave-source-group-out (`innerGroups` groups of the remaining
+ * sources, pooled macro-F1), the best is refitted on all remaining sources and predicts the
+ * held-out source. The held-out source never influences which candidate predicts it.
+ */
+export function nestedLoso(
+  annotated: Row[],
+  trainCsv: Row[],
+  pool: Row[],
+  candidates: Candidate[],
+  calibration: { temperature: number; otherThreshold: number },
+  innerGroups = 4,
+  onFold?: (source: string, chosen: string, inner: Record<string, number>, m: Metrics, n: number, seconds: number) => void,
+): LosoResult {
+  const sources = [...new Set(annotated.map((r) => sourceKey(r.source)))].sort();
+  const out: LosoResult['sources'] = [];
+  const predictions: HeldPrediction[] = [];
+  const chosen: Record<string, string> = {};
+  for (const source of sources) {
+    const t0 = Date.now();
+    const rest = annotated.filter((r) => sourceKey(r.source) !== source);
+    const restTrain = trainCsv.filter((r) => sourceKey(r.source) !== source);
+    const restPool = pool.filter((r) => sourceKey(r.source) !== source);
+    const groups = sourceGroups(rest, innerGroups);
+    const inner: Record<string, number> = {};
+    let best = candidates[0]!;
+    let bestScore = -1;
+    // Candidates sharing a configuration share its fits (adapted or not is decided afterwards).
+    const byCfg = new Map<string, { plain: HeldPrediction[]; adapted: HeldPrediction[] }>();
+    for (const cand of candidates) {
+      const key = JSON.stringify(cand.cfg);
+      let got = byCfg.get(key);
+      if (!got) {
+        got = { plain: [], adapted: [] };
+        for (const g of groups) {
+          const { test, side } = losoSide(new Set(g), rest, restTrain, restPool, cand.cfg);
+          const p = fitAndPredict(side, test, cand.cfg, calibration);
+          got.plain.push(...p.plain);
+          got.adapted.push(...p.adapted);
+        }
+        byCfg.set(key, got);
+      }
+      const score = pooledOf(cand.adapt ? got.adapted : got.plain).macroF1;
+      inner[cand.name] = score;
+      if (score > bestScore + 1e-9) {
+        bestScore = score;
+        best = cand;
+      }
+    }
+    const { test, side } = losoSide(source, annotated, trainCsv, pool, best.cfg);
+    assertNoLeak(test, side, source);
+    const p = fitAndPredict(side, test, best.cfg, calibration);
+    const pred = best.adapt ? p.adapted : p.plain;
+    predictions.push(...pred);
+    chosen[source] = best.name;
+    const m = pooledOf(pred);
+    const seconds = (Date.now() - t0) / 1000;
+    out.push({ source, n: test.length, metrics: m, seconds });
+    onFold?.(source, best.name, inner, m, test.length, seconds);
+  }
+  const pooled = pooledOf(predictions);
+  return { sources: out, pooled, predictions, adapted: predictions, pooledAdapted: pooled, chosen };
+}
+
+/** Macro-F1 and accuracy on the auto-decided events and the share sent to review, per confidence threshold. */
+export function abstentionCurve(predictions: HeldPrediction[], thresholds: number[] = [0.5, 0.6, 0.7, 0.8, 0.9]) {
+  return thresholds.map((threshold) => ({ threshold, ...abstention(predictions, threshold) }));
 }
 
 /** Throws if any training row comes from the held-out source or shares a held-out title key. */
