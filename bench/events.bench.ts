@@ -14,7 +14,7 @@ import { PORTLAND } from '../src/server/city.ts';
 import { openDatabase, type Database, type Db } from '../src/server/db/client.ts';
 import * as schema from '../src/server/db/schema.ts';
 import { parseEnv } from '../src/server/env.ts';
-import { postgresUrl, withBenchDatabase } from './lib.ts';
+import { postgresUrl, prng, withBenchDatabase } from './lib.ts';
 
 // ---------------------------------------------------------------- options
 
@@ -35,35 +35,6 @@ if (!Number.isFinite(SECONDS) || SECONDS <= 0) throw new Error('--seconds must b
 if (ONLY && ONLY !== 'pglite' && ONLY !== 'postgres') throw new Error('--only must be pglite or postgres');
 
 // ---------------------------------------------------------------- seeded data
-
-/** mulberry32: small, fast and deterministic. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-  /** Picks by weight: [[value, weight], ...]. */
-  const weighted = <T>(xs: readonly (readonly [T, number])[]): T => {
-    const total = xs.reduce((s, [, w]) => s + w, 0);
-    let r = next() * total;
-    for (const [v, w] of xs) if ((r -= w) < 0) return v;
-    return xs[xs.length - 1]![0];
-  };
-  const uuid = () => {
-    const h = Array.from({ length: 16 }, () => int(0, 255));
-    h[6] = (h[6]! & 0x0f) | 0x40;
-    h[8] = (h[8]! & 0x3f) | 0x80;
-    const s = h.map((b) => b.toString(16).padStart(2, '0')).join('');
-    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
-  };
-  return { next, int, pick, weighted, uuid };
-}
 
 const CATEGORY_WEIGHTS = [
   ['Music', 22],

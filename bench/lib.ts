@@ -11,8 +11,8 @@ import type { SafeFetch } from '../src/server/features/ingestion/ingestion.types
 
 export const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 
-export /** mulberry32: small, fast and deterministic. */
-function prng(seed: number) {
+/** mulberry32: small, fast and deterministic. */
+export function prng(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -23,9 +23,22 @@ function prng(seed: number) {
   };
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-  return { next, int, pick };
+  /** Picks by weight: [[value, weight], ...]. */
+  const weighted = <T>(xs: readonly (readonly [T, number])[]): T => {
+    const total = xs.reduce((s, [, w]) => s + w, 0);
+    let r = next() * total;
+    for (const [v, w] of xs) if ((r -= w) < 0) return v;
+    return xs[xs.length - 1]![0];
+  };
+  const uuid = () => {
+    const h = Array.from({ length: 16 }, () => int(0, 255));
+    h[6] = (h[6]! & 0x0f) | 0x40;
+    h[8] = (h[8]! & 0x3f) | 0x80;
+    const s = h.map((b) => b.toString(16).padStart(2, '0')).join('');
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  };
+  return { next, int, pick, weighted, uuid };
 }
-
 
 export function fold(line: string): string {
   if (line.length <= 75) return line;
