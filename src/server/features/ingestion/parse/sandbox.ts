@@ -55,6 +55,8 @@ interface Slot {
   dead: boolean;
   /** The end of the child's stderr, to explain a crash. */
   stderr: string;
+  /** A known cause of a crash, noted when its line went past on stderr. */
+  reason: 'memory' | 'depth' | undefined;
 }
 
 type Reply = { ready: true } | { id: number; started: true } | { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
@@ -121,11 +123,15 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       env: childEnv(process.env),
     });
     stats.started++;
-    const slot: Slot = { child, ready: false, task: null, timer: null, idleTimer: null, dead: false, stderr: '' };
+    const slot: Slot = { child, ready: false, task: null, timer: null, idleTimer: null, dead: false, stderr: '', reason: undefined };
     const startup = setTimeout(() => kill(slot, new SourceError('the parser did not start')), STARTUP_TIMEOUT_MS);
     startup.unref();
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
+      // The reason comes first and V8's native stack after it, which can be longer than the tail
+      // kept: the reason is noted as it passes (across chunk boundaries too).
+      const seen = slot.stderr.slice(-200) + chunk;
+      slot.reason ??= KNOWN_REASONS.find((r) => r.pattern.test(seen))?.reason;
       slot.stderr = (slot.stderr + chunk).slice(-4000);
     });
     child.on('message', (msg: Reply) => {
@@ -167,7 +173,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     child.on('close', (code, signal) => {
       if (slot.dead) return;
       stats.crashed++;
-      kill(slot, crashReason(slot.stderr, code, signal, heapMb));
+      kill(slot, crashReason(slot, code, signal, heapMb));
     });
     slots.push(slot);
     return slot;
@@ -262,10 +268,16 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   };
 }
 
-function crashReason(stderr: string, code: number | null, signal: NodeJS.Signals | null, heapMb: number): SourceError {
-  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr)) return new SourceError(`parsing needed more than ${heapMb} MB of memory`);
-  if (/Maximum call stack size exceeded/i.test(stderr)) return new SourceError('parsing nested too deeply');
-  const last = stderr
+const KNOWN_REASONS: { pattern: RegExp; reason: 'memory' | 'depth' }[] = [
+  { pattern: /heap out of memory|Reached heap limit|Allocation failed/i, reason: 'memory' },
+  { pattern: /Maximum call stack size exceeded/i, reason: 'depth' },
+];
+
+function crashReason(slot: Pick<Slot, 'stderr' | 'reason'>, code: number | null, signal: NodeJS.Signals | null, heapMb: number): SourceError {
+  const reason = slot.reason ?? KNOWN_REASONS.find((r) => r.pattern.test(slot.stderr))?.reason;
+  if (reason === 'memory') return new SourceError(`parsing needed more than ${heapMb} MB of memory`);
+  if (reason === 'depth') return new SourceError('parsing nested too deeply');
+  const last = slot.stderr
     .trim()
     .split('\n')
     .filter((l) => l.trim())
