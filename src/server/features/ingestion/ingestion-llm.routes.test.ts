@@ -6,7 +6,7 @@ import { queryRows } from '../../test/factories.ts';
 import { startFeedServer, type Route } from '../../test/feed-server.ts';
 import { answerEach, eventsOf, startFakeLlm } from '../../test/llm-server.ts';
 import { openTestDatabase } from '../../test/test-db.ts';
-import { classify } from './classifier/classifier.ts';
+import { classify, classifyFeed } from './classifier/classifier.ts';
 import { LLM_CONFIDENCE_THRESHOLD } from './classifier/llm-classify.ts';
 
 // The app with a language model configured (LLM_BASE_URL) at a local OpenAI-compatible endpoint.
@@ -128,8 +128,8 @@ describe('a source run with a language model', () => {
     // The model's answer, confident enough for a trusted source to approve it.
     expect(byTitle.get(UNSURE_A)).toMatchObject({ category: 'Wellness', status: 'approved' });
     expect(byTitle.get(UNSURE_A)!.category_confidence).toBeCloseTo(0.9, 5);
-    // An invalid label keeps the built-in result, which waits for review.
-    const builtIn = classify({ title: UNSURE_B });
+    // An invalid label keeps the built-in result (the run's new items classified as one feed), which waits for review.
+    const builtIn = classifyFeed([UNSURE_A, UNSURE_B, SURE].map((title) => ({ title })))[1]!;
     expect(byTitle.get(UNSURE_B)).toMatchObject({ category: builtIn.category, status: 'pending' });
     expect(byTitle.get(UNSURE_B)!.category_confidence).toBeCloseTo(builtIn.confidence, 4);
     expect(byTitle.get(SURE)).toMatchObject({ category: 'Tech', status: 'approved' });

@@ -5,8 +5,8 @@ import type { Db } from '../../db/client.ts';
 import { invalid, notFound } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import type { LlmClient } from '../../lib/llm.ts';
-import { classify, type Classification, type ClassifierInput } from './classifier/classifier.ts';
-import { APPROVE_CONFIDENCE, classifyWithLlm, type LlmClassifyLog } from './classifier/llm-classify.ts';
+import { classify, classifyFeed, type Classification, type ClassifierInput } from './classifier/classifier.ts';
+import { APPROVE_CONFIDENCE, classifyWithLlm, refineWithLlm, type LlmClassifyLog } from './classifier/llm-classify.ts';
 import { CONNECTORS } from './connectors/index.ts';
 import { SourceError, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
@@ -69,16 +69,17 @@ export function createIngestionService(deps: {
   setCityWords(city.name);
 
   /**
-   * With a language model, the items a run may create are classified before its transaction, so
-   * no model request is made while the transaction holds the source's lock. Without one, the plan
-   * classifies inline as items turn out to be new (no network, no extra query).
+   * The items a run may create are classified together, as one feed (classifyFeed adapts to the
+   * feed's category mix), and, with a language model, the unsure ones are asked of it: all before
+   * the run's transaction, so no model request is made while it holds the source's lock.
    */
   async function classifyNew(source: SourceRow, items: NormalisedEvent[]): Promise<Map<string, Classification>> {
     const out = new Map<string, Classification>();
-    if (!llm) return out;
     const linked = new Set((await repo.linksOfSource(source.id)).map((l) => l.externalId));
     const fresh = items.filter((n) => !n.cancelled && !linked.has(n.externalId));
-    const results = await classifyWithLlm(fresh.map(classifierInput), { llm, log: withContext({ source: source.name }) });
+    const inputs = fresh.map(classifierInput);
+    const builtIn = classifyFeed(inputs);
+    const results = llm ? await refineWithLlm(inputs, builtIn, { llm, log: withContext({ source: source.name }) }) : builtIn;
     fresh.forEach((n, i) => out.set(n.externalId, results[i]!));
     return out;
   }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from './features.ts';
-import { classify, classifyMany, getClassifier, type ModelFile, MODEL_URL } from './classifier.ts';
+import { classify, classifyFeed, classifyMany, getClassifier, type ModelFile, MODEL_URL } from './classifier.ts';
 import { ANNOTATED_CSV, heldOutSplit, loadAnnotated, metrics } from './data.ts';
 
 describe('event category classifier', () => {
@@ -66,6 +66,21 @@ describe('event category classifier', () => {
     const probs = getClassifier().probabilities(list[0]!);
     expect(probs).toHaveLength(CATEGORIES.length);
     expect(probs.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 6);
+  });
+
+  it("classifies a feed's new events together, leaning unsure ones towards what the feed mostly lists", () => {
+    const model = JSON.parse(readFileSync(MODEL_URL, 'utf8')) as ModelFile;
+    expect(model.trainPriors).toHaveLength(CATEGORIES.length);
+    const gigs = ['Live band: The Decemberists', 'Jazz trio night', 'Indie rock concert', 'DJ set and dancing', 'Folk songwriters showcase', 'Punk show with three bands', 'Choir concert', 'Blues jam'];
+    // A bare performer name says nothing alone; in a gig calendar it is most likely a gig.
+    const unsure = { title: 'Tove Styrke' };
+    const alone = classify(unsure);
+    expect(alone.category).not.toBe('Music');
+    const inFeed = classifyFeed([...gigs.map((title) => ({ title })), unsure]);
+    expect(inFeed.at(-1)!.category).toBe('Music');
+    expect(inFeed.slice(0, -1).every((c) => c.category === 'Music')).toBe(true);
+    // One event is classified alone.
+    expect(classifyFeed([unsure])).toEqual([alone]);
   });
 
   it('source categories act as hints', () => {

@@ -40,6 +40,8 @@ export interface ModelFile {
   embedding?: { words: string[]; projections: number[] };
   /** A non-Other prediction below this probability becomes Other (0 disables). */
   otherThreshold: number;
+  /** The model's mean probability per category (CATEGORIES order) on its training data: the prior one feed's batch is adapted from. */
+  trainPriors?: number[];
   /** How it was trained and which annotated rows were held out (ids), for the evaluation test. */
   training: Record<string, unknown> & { heldOutIds: string[] };
 }
@@ -48,6 +50,12 @@ export interface Classifier {
   classify(input: ClassifierInput): Classification;
   /** Probabilities per category, in CATEGORIES order (before the Other threshold). */
   probabilities(input: ClassifierInput): number[];
+  /**
+   * One feed's new events together: the category mix of the batch is re-estimated from the
+   * events themselves (adaptPriors), so a makerspace's or a gig calendar's unsure events lean
+   * towards what the feed mostly lists. A single event, or a model without priors, is classified alone.
+   */
+  classifyFeed(inputs: readonly ClassifierInput[]): Classification[];
 }
 
 export function createClassifier(model: ModelFile): Classifier {
@@ -94,7 +102,28 @@ export function createClassifier(model: ModelFile): Classifier {
     return z;
   }
 
-  return {
+  /** The decision on probabilities in CATEGORIES order: the likeliest, or Other when none is likely enough. */
+  const decide = (p: readonly number[]): Classification => {
+    let best = 0;
+    for (let k = 1; k < p.length; k++) if (p[k]! > p[best]!) best = k;
+    let category = CATEGORIES[best]!;
+    let confidence = p[best]!;
+    const other = CATEGORIES.indexOf('Other');
+    if (other >= 0 && best !== other && confidence < model.otherThreshold) {
+      category = 'Other';
+      confidence = p[other]!;
+    }
+    return { category, confidence: clamp01(confidence) };
+  };
+
+  const classifier: Classifier = {
+    classifyFeed(inputs) {
+      if (!model.trainPriors || inputs.length < 2) return inputs.map((input) => classifier.classify(input));
+      return adaptPriors(
+        inputs.map((input) => classifier.probabilities(input)),
+        model.trainPriors,
+      ).map(decide);
+    },
     probabilities(input) {
       const p = probsInModelOrder(input);
       const out = new Array<number>(CATEGORIES.length).fill(0);
@@ -115,6 +144,7 @@ export function createClassifier(model: ModelFile): Classifier {
       return { category, confidence: clamp01(confidence) };
     },
   };
+  return classifier;
 }
 
 function toEventText(input: ClassifierInput): EventText {
@@ -143,6 +173,11 @@ export function getClassifier(): Classifier {
 
 export function classify(input: ClassifierInput): Classification {
   return getClassifier().classify(input);
+}
+
+/** One feed's new events, adapted to the feed's category mix (see Classifier.classifyFeed). */
+export function classifyFeed(list: readonly ClassifierInput[]): Classification[] {
+  return getClassifier().classifyFeed(list);
 }
 
 export function classifyMany(list: readonly ClassifierInput[]): Classification[] {

@@ -571,6 +571,8 @@ export function trainModel(side: Training, cfg: Config, heldOutIds: string[]): {
     weakLabelled: fitted.weakCount,
     selfTrained: fitted.selfCount,
   });
+  // The prior a feed's batch is adapted from at run time (classifyFeed).
+  model.trainPriors = meanProbabilities(createClassifier(model), side.labelled).map((v) => Math.round(v * 1e6) / 1e6);
   return { model, fitted, oof: cal.oof };
 }
 
