@@ -174,6 +174,26 @@ describe('possible duplicates for admins', () => {
     expect(await listed()).toEqual(['Jazz Night with the Blue Trio', 'Jazz night: Blue Trio']);
   });
 
+  it("learns from admins' merges: once ten pairs alike were merged, the next one merges on its own", async () => {
+    const day = (i: number) => `202612${String(i + 1).padStart(2, '0')}T100000`;
+    const fair = (i: number) => ({ uid: `fair-${i}`, title: `Makers Fair`, start: day(i) });
+    const a = await source('Venue', 'a', Array.from({ length: 10 }, (_, i) => ({ ...fair(i), uid: `v-${i}`, location: 'Leftbank Annex', geo: '45.5297;-122.6668' })));
+    const b = await source('Listings', 'b', Array.from({ length: 10 }, (_, i) => ({ ...fair(i), uid: `l-${i}` })));
+    expect(b.run).toMatchObject({ created: 10, merged: 0 });
+    const list = (await api('GET', '/api/admin/duplicates')).json() as { pairs: { id: string }[]; mergeThreshold: number | null };
+    expect(list.pairs).toHaveLength(10);
+    expect(list.mergeThreshold).toBeNull();
+    for (const p of list.pairs) expect((await api('POST', `/api/admin/duplicates/${p.id}/merge`)).statusCode).toBe(200);
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ pairs: [], mergeThreshold: 0.65, decisions: { merged: 10, keptApart: 0 } });
+
+    feeds.a = ics([...Array.from({ length: 11 }, (_, i) => ({ ...fair(i), uid: `v-${i}`, location: 'Leftbank Annex', geo: '45.5297;-122.6668' }))]);
+    feeds.b = ics(Array.from({ length: 11 }, (_, i) => ({ ...fair(i), uid: `l-${i}` })));
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${a.id}/run`)).json()).toMatchObject({ created: 1 });
+    expect((await api('POST', `/api/admin/sources/${b.id}/run`)).json()).toMatchObject({ created: 0, merged: 1 });
+    expect(await listed()).toHaveLength(11);
+  });
+
   it('keeps a pair apart and never proposes it again', async () => {
     const pair = await proposed();
     expect((await api('POST', `/api/admin/duplicates/${pair.id}/keep-apart`)).json()).toEqual({ id: pair.id, status: 'kept_apart' });
