@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import type { DuplicateListResponse, DuplicatePair } from '../../../contract/duplicates.ts';
 import type { EventSummary } from '../../../contract/events.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { Chip } from '../../components/ui/chip.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { formatEventWhen, useCityConfig } from '../events/events.queries.ts';
 import { useDuplicates, useKeepApart, useMergeDuplicate } from './admin.queries.ts';
@@ -20,16 +21,6 @@ export function learnedLine({ mergeThreshold, decisions }: Pick<DuplicateListRes
   const counts = `${decisions.merged} merged, ${decisions.keptApart} kept apart`;
   if (mergeThreshold === null) return `Not enough decisions yet to merge on its own (${counts})`;
   return `Learned from ${n} ${n === 1 ? 'decision' : 'decisions'}: pairs scoring ≥ ${formatScore(mergeThreshold)} now merge on their own (${counts})`;
-}
-
-function Chip({ children, tone = 'muted' }: { children: ReactNode; tone?: 'muted' | 'success' | 'accent' | 'destructive' }) {
-  const tones = {
-    muted: 'bg-muted text-foreground',
-    success: 'bg-success-soft text-success',
-    accent: 'bg-accent-soft text-accent',
-    destructive: 'bg-destructive/10 text-destructive',
-  };
-  return <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ${tones[tone]}`}>{children}</span>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { OFFERED_SOURCE_TYPES } from '../../../contract/events.ts';
 import { CONNECTOR_IDS, SourceCreate, SourcePatch, type RunSummaryResponse, type SourceResponse } from '../../../contract/ingestion.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { Chip } from '../../components/ui/chip.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { FormError, FormField, inputClass } from './admin-overlay.tsx';
@@ -108,16 +109,6 @@ function When({ iso, now, empty = 'Never' }: { iso: string | null; now: number; 
       {relativeTime(iso, now)}
     </time>
   );
-}
-
-function Chip({ children, tone = 'muted' }: { children: ReactNode; tone?: 'muted' | 'success' | 'accent' | 'destructive' }) {
-  const tones = {
-    muted: 'bg-muted text-foreground',
-    success: 'bg-success-soft text-success',
-    accent: 'bg-accent-soft text-accent',
-    destructive: 'bg-destructive/10 text-destructive',
-  };
-  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${tones[tone]}`}>{children}</span>;
 }
 
 /** The toast after a run: its counts, or why it failed. */
