@@ -252,6 +252,12 @@ export function createEventsRepository(db: Db) {
       return row as SummaryRow | undefined;
     },
 
+    /** Several events at once (in no particular order), as lists show them. */
+    async findByIds(ids: string[]): Promise<SummaryRow[]> {
+      if (!ids.length) return [];
+      return (await db.select(summaryColumns(null, undefined)).from(events).where(inArray(events.id, ids))) as SummaryRow[];
+    },
+
     /** The sources that list an event: its own links and those of the records merged into it. */
     async findSources(eventId: string) {
       return db

@@ -3,6 +3,7 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { eventSources, events, favorites } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import type { ProposedPair } from './pipeline/plan-run.ts';
+import { COPIED_EVENT_COLUMNS } from './sources.repository.ts';
 
 export type DuplicatePairRow = typeof duplicatePairs.$inferSelect;
 
@@ -87,12 +88,12 @@ export function createDuplicatesRepository(db: Db) {
      * to the copy and forgets its hash, so the source's next run writes its own version.
      */
     async splitLinkToCopy(eventId: string, link: { sourceId: string | null; sourceType: string; url: string }, at: Date): Promise<string> {
-      const copy = await queryRows<{ id: string }>(db, sql`insert into ${events} (title, description, category, category_confidence, source_type, source_url, image_url,
-          start_date, end_date, time_zone, all_day, venue_id, venue_name, address, neighbourhood, lat, lng, geo_approx, attendee_count, price, is_free,
-          is_verified, is_demo, status, gone_at, contributed_by, created_at, updated_at)
-        select title, description, category, category_confidence, ${link.sourceType}, source_url, image_url, start_date, end_date, time_zone, all_day, venue_id,
-          venue_name, address, neighbourhood, lat, lng, geo_approx, attendee_count, price, is_free, is_verified, is_demo, status, gone_at, contributed_by, ${at.toISOString()}, ${at.toISOString()}
-        from ${events} where id = ${eventId} returning id`);
+      const copied = sql.raw(COPIED_EVENT_COLUMNS.join(', '));
+      const copy = await queryRows<{ id: string }>(
+        db,
+        sql`insert into ${events} (${copied}, source_type, created_at, updated_at)
+          select ${copied}, ${link.sourceType}, ${at.toISOString()}, ${at.toISOString()} from ${events} where id = ${eventId} returning id`,
+      );
       const id = copy[0]!.id;
       await db.execute(sql`update ${eventSources} set event_id = ${id}, content_hash = null
         where event_id = ${eventId} and ${link.sourceId === null ? sql`source_id is null and source_type = ${link.sourceType} and url = ${link.url}` : sql`source_id = ${link.sourceId}`}`);

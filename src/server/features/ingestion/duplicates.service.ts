@@ -29,9 +29,10 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
 
     async list(): Promise<DuplicateListResponse> {
       const [rows, decisions] = await Promise.all([repo.listOpen(LIST_LIMIT), repo.decisions()]);
+      const byId = new Map((await eventsRepo.findByIds([...new Set(rows.flatMap((p) => [p.eventA, p.eventB]))])).map((r) => [r.event.id, r]));
       const pairs: DuplicateListResponse['pairs'] = [];
       for (const p of rows) {
-        const [a, b] = await Promise.all([eventsRepo.findById(p.eventA, null), eventsRepo.findById(p.eventB, null)]);
+        const [a, b] = [byId.get(p.eventA), byId.get(p.eventB)];
         if (!a || !b) continue;
         pairs.push({ id: p.id, kind: p.kind, score: p.score, reason: p.reason, createdAt: p.createdAt.toISOString(), a: toEventSummary(a, deps.unit), b: toEventSummary(b, deps.unit) });
       }

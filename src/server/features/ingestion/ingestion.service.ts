@@ -68,19 +68,25 @@ export function createIngestionService(deps: {
   const withContext = (context: object): LlmClassifyLog => ({ warn: (obj, msg) => deps.log.warn({ ...context, ...obj }, msg) });
   setCityWords(city.name);
 
-  /**
-   * The items a run may create are classified together, as one feed (classifyFeed adapts to the
-   * feed's category mix), and, with a language model, the unsure ones are asked of it: all before
-   * the run's transaction, so no model request is made while it holds the source's lock.
-   */
-  async function classifyNew(source: SourceRow, items: NormalisedEvent[]): Promise<Map<string, Classification>> {
-    const out = new Map<string, Classification>();
-    const linked = new Set((await repo.linksOfSource(source.id)).map((l) => l.externalId));
-    const fresh = items.filter((n) => !n.cancelled && !linked.has(n.externalId));
+  /** A run's new items (not cancelled, not linked yet), classified together as one feed. */
+  function classifyFresh(items: readonly NormalisedEvent[], isLinked: (n: NormalisedEvent) => boolean) {
+    const fresh = items.filter((n) => !n.cancelled && !isLinked(n));
     const inputs = fresh.map(classifierInput);
-    const builtIn = classifyFeed(inputs);
-    const results = llm ? await refineWithLlm(inputs, builtIn, { llm, log: withContext({ source: source.name }) }) : builtIn;
-    fresh.forEach((n, i) => out.set(n.externalId, results[i]!));
+    return { fresh, inputs, results: classifyFeed(inputs) };
+  }
+
+  /**
+   * With a language model, the items a run may create are classified before its transaction and
+   * the unsure ones are asked of the model, so no model request is made while the transaction
+   * holds the source's lock. Without one, loadRunState classifies them with the links it reads anyway.
+   */
+  async function classifyWithModel(source: SourceRow, items: NormalisedEvent[]): Promise<Map<string, Classification>> {
+    const out = new Map<string, Classification>();
+    if (!llm) return out;
+    const linked = new Set((await repo.linksOfSource(source.id)).map((l) => l.externalId));
+    const { fresh, inputs, results } = classifyFresh(items, (n) => linked.has(n.externalId));
+    const refined = await refineWithLlm(inputs, results, { llm, log: withContext({ source: source.name }) });
+    fresh.forEach((n, i) => out.set(n.externalId, refined[i]!));
     return out;
   }
 
@@ -89,6 +95,10 @@ export function createIngestionService(deps: {
     const r = createSourcesRepository(tx);
     const linkRows = await r.linksOfSource(source.id);
     const links = new Map(linkRows.map((l) => [l.externalId, { eventId: l.eventId, contentHash: l.contentHash }]));
+    if (!classified.size) {
+      const { fresh, results } = classifyFresh(items, (n) => links.has(n.externalId));
+      fresh.forEach((n, i) => classified.set(n.externalId, results[i]!));
+    }
     const linkedIds = [...new Set(items.map((i) => links.get(i.externalId)?.eventId).filter((x): x is string => Boolean(x)))];
     const [linked, nearby, venueRows, mergeThreshold] = await Promise.all([
       r.linkedEvents(linkedIds),
@@ -184,17 +194,16 @@ export function createIngestionService(deps: {
         .sort((a, b) => a.start.getTime() - b.start.getTime());
       const n = items[0];
       if (!n) throw invalid('url: no upcoming event was found at that address');
-      const nearby = await repo.eventsInWindows(slotWindows([n], () => false));
-      const same = nearby.find((e) => compareEvents(n, { ...e, start: e.startDate }).verdict === 'same');
-      if (same) return { eventId: same.id, created: false };
+      const compared = (await repo.eventsInWindows(slotWindows([n], () => false))).map((e) => ({ e, c: compareEvents(n, { ...e, start: e.startDate }) }));
+      const same = compared.find((x) => x.c.verdict === 'same');
+      if (same) return { eventId: same.e.id, created: false };
       // Before the transaction: a model request must not hold it open.
       const c = (await classifyWithLlm([classifierInput(n)], { llm, log: withContext({ importUrl: url }) }))[0]!;
       const id = randomUUID();
       const venueId = (n.venueName && venueRows.find((v) => venueKey(v.name) === venueKey(n.venueName))?.id) || null;
       const row = { ...newEventRow(n, { id, now, sourceType: 'contribution', classification: c, status: 'pending', venueId, isVerified: false, isDemo: false, contributedBy: userId }), sourceUrl: n.url ?? url };
       // Thin evidence against a listed event: both stay, and admins see the pair.
-      const pairs: ProposedPair[] = nearby
-        .map((e) => ({ e, c: compareEvents(n, { ...e, start: e.startDate }) }))
+      const pairs: ProposedPair[] = compared
         .filter((x) => x.c.verdict === 'possible')
         .map(({ e, c: cmp }) => ({ eventA: id < e.id ? id : e.id, eventB: id < e.id ? e.id : id, kind: 'cross_source' as const, score: cmp.score, reason: cmp.reason }));
       await db.transaction(async (tx) => {
@@ -234,7 +243,7 @@ export function createIngestionService(deps: {
               items.push(n);
             }
           }
-          await store(source, items, startedAt, summary, await classifyNew(source, items));
+          await store(source, items, startedAt, summary, await classifyWithModel(source, items));
         }
       } catch (err) {
         summary.status = 'error';

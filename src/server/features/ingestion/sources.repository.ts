@@ -111,6 +111,12 @@ const EVENT_COLUMNS: ColumnSpec<RunEventRow>[] = [
   ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)],
 ];
 
+/** The columns a copy of an event takes from it (a split's copy gets its own id, source type, merge state and times). */
+export const COPIED_EVENT_COLUMNS: readonly string[] = [
+  ...EVENT_COLUMNS.map(([name]) => name).filter((name) => !['id', 'source_type', 'merged_into', 'premerge_status', 'created_at', 'updated_at'].includes(name)),
+  'gone_at',
+];
+
 /** What a run may change on an event it links (the id first). */
 const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
 

@@ -11,7 +11,7 @@ import { haversineM } from '../../../lib/geo.ts';
 export const START_WINDOW_MS = 30 * 60 * 1000;
 /** A title that only contains the other merges when the starts are this close. */
 const CONTAINED_WINDOW_MS = 15 * 60 * 1000;
-export const NEARBY_M = 150;
+const NEARBY_M = 150;
 
 const STOP = new Set(['the', 'a', 'an', 'and', 'of', 'at', 'in', 'on', 'for', 'with', 'w', 'to', 'by', 'from', 'de', 'la', 'le', 'der', 'die', 'das', 'und', 'vs', 's', 'our', 'your', 'all']);
 /** Words that say what kind of listing it is, not which event: two sites word them differently. */
@@ -201,17 +201,8 @@ export function titleRelation(a: string, b: string, ctx: { startYears?: number[]
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 
-/** Bigram Dice similarity of two titles as compared (0..1), for scores and quick checks. */
-export function titleSimilarity(a: string, b: string): number {
-  const pa = titleParts(a);
-  const pb = titleParts(b);
-  if (!pa.joined || !pb.joined) return 0;
-  if (pa.joined === pb.joined) return 1;
-  return dice(pa.joined, pb.joined);
-}
-
 /** Dice coefficient of character bigrams: 1 for equal strings, 0 for nothing in common. */
-export function dice(a: string, b: string): number {
+function dice(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
   const grams = new Map<string, number>();
