@@ -23,6 +23,8 @@ export const EventSummary = z.object({
   sourceType: z.string(),
   sourceUrl: z.string().nullable(),
   imageUrl: z.string().nullable(),
+  /** Resized copies of the image for `<img srcset>`, when it has been fetched and kept. */
+  imageSrcset: z.string().nullable(),
   startDate: z.string(),
   endDate: z.string(),
   timeZone: z.string(),
@@ -32,12 +34,20 @@ export const EventSummary = z.object({
   neighbourhood: z.string().nullable(),
   lat: z.number().nullable(),
   lng: z.number().nullable(),
+  /** People going: check-ins, plus the source's own RSVP count, plus people who saved it. */
   attendeeCount: z.number().int(),
+  /** The lowest price. */
   price: z.number().nullable(),
+  /** The highest price, when the source gives a range. */
+  priceMax: z.number().nullable(),
+  /** How the price is meant: 'at the door', 'suggested donation', 'pay what you can', 'with RSVP'. */
+  priceNote: z.string().nullable(),
   isFree: z.boolean(),
   isVerified: z.boolean(),
   isDemo: z.boolean(),
   status: EventStatus,
+  /** Later occurrences of the same recurring event within the request's filters (lists show a series once). */
+  moreDates: z.number().int(),
   favoriteCount: z.number().int(),
   /** Only for a signed-in request; false otherwise. */
   isFavorited: z.boolean(),
@@ -56,6 +66,8 @@ export const EventDetail = EventSummary.extend({
   removedBySource: z.boolean(),
   /** Other sources' records merged into this event; an admin can split them back out. */
   mergedRecords: z.number().int(),
+  /** Every upcoming date of its series, this one included, soonest first (one entry for a one-off event). */
+  dates: z.array(z.object({ id: z.string(), startDate: z.string(), endDate: z.string() })),
 });
 export type EventDetail = z.infer<typeof EventDetail>;
 
@@ -137,10 +149,20 @@ export const EventInput = z.object({
 export type EventInput = z.infer<typeof EventInput>;
 export type EventInputRaw = z.input<typeof EventInput>;
 
-/** Spec section 5: 'Free' when isFree or there is no price; otherwise the price 'per person'. */
-export function priceLabel(e: { isFree: boolean; price: number | null }): string {
-  if (e.isFree || e.price === null || e.price === undefined) return 'Free';
-  return `$${e.price % 1 === 0 ? e.price.toFixed(0) : e.price.toFixed(2)} per person`;
+const money = (n: number) => (n % 1 === 0 ? n.toFixed(0) : n.toFixed(2));
+
+/**
+ * Spec section 5: 'Free' when isFree or there is no price; otherwise the price 'per person'
+ * ('$12–15 per person' for a range). One case the spec did not foresee: a source that names no
+ * amount but says the event is not free ('pay what you can') shows those words, not 'Free'.
+ */
+export function priceLabel(e: { isFree: boolean; price: number | null; priceMax?: number | null; priceNote?: string | null }): string {
+  if (e.isFree) return 'Free';
+  if (e.price === null || e.price === undefined) {
+    return e.priceNote && /pay what you can|donation|sliding/i.test(e.priceNote) ? e.priceNote.charAt(0).toUpperCase() + e.priceNote.slice(1) : 'Free';
+  }
+  const range = e.priceMax !== null && e.priceMax !== undefined && e.priceMax > e.price ? `–${money(e.priceMax)}` : '';
+  return `$${money(e.price)}${range} per person`;
 }
 
 /** PATCH /api/admin/events/:id: the review table's Edit dialog. */

@@ -1,4 +1,5 @@
 import type { EventDetail, EventSummary } from '../../../contract/events.ts';
+import { servedImage } from '../images/image-urls.ts';
 import type { SummaryRow } from './events.repository.ts';
 
 const METRES_PER_UNIT = { mi: 1609.344, km: 1000 } as const;
@@ -6,6 +7,8 @@ const METRES_PER_UNIT = { mi: 1609.344, km: 1000 } as const;
 /** A database row as the wire shows it; distances in the city's unit, one decimal. */
 export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): EventSummary {
   const e = row.event;
+  // Only a copy we keep is shown: a source's own address would have every reader's browser call it.
+  const image = e.imageId && row.imageWidth ? servedImage(e.imageId, row.imageWidth) : { imageUrl: null, imageSrcset: null };
   return {
     id: e.id,
     title: e.title,
@@ -13,7 +16,8 @@ export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): Event
     categoryConfidence: e.categoryConfidence,
     sourceType: e.sourceType,
     sourceUrl: e.sourceUrl,
-    imageUrl: e.imageUrl,
+    imageUrl: image.imageUrl,
+    imageSrcset: image.imageSrcset,
     startDate: e.startDate.toISOString(),
     endDate: e.endDate.toISOString(),
     timeZone: e.timeZone,
@@ -23,21 +27,32 @@ export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): Event
     neighbourhood: e.neighbourhood,
     lat: e.lat,
     lng: e.lng,
-    attendeeCount: e.attendeeCount,
+    // Real people: the source's own RSVPs, check-ins here, and people who saved it.
+    attendeeCount: e.attendeeCount + e.checkinCount + e.favoriteCount,
     price: e.price === null ? null : Number(e.price),
+    priceMax: e.priceMax === null ? null : Number(e.priceMax),
+    priceNote: e.priceNote,
     isFree: e.isFree,
     isVerified: e.isVerified,
     isDemo: e.isDemo,
     // A merged record answers as the event it is merged into; were one to reach a list, it shows the status it had.
     status: e.status === 'merged' ? (e.premergeStatus ?? 'pending') : e.status,
     favoriteCount: e.favoriteCount,
+    moreDates: row.moreDates ?? 0,
     isFavorited: Boolean(row.isFavorited),
     distance: row.distanceM === null || row.distanceM === undefined ? null : Math.round((Number(row.distanceM) / METRES_PER_UNIT[unit]) * 10) / 10,
   };
 }
 
-export function toEventDetail(row: SummaryRow, sources: { sourceType: string; url: string; name: string }[], unit: 'mi' | 'km' = 'mi', extra: { mergedRecords?: number } = {}): EventDetail {
-  return { ...toEventSummary(row, unit), description: row.event.description, sources, removedBySource: row.event.goneAt !== null, mergedRecords: extra.mergedRecords ?? 0 };
+export function toEventDetail(
+  row: SummaryRow,
+  sources: { sourceType: string; url: string; name: string }[],
+  unit: 'mi' | 'km' = 'mi',
+  extra: { mergedRecords?: number; dates?: { id: string; startDate: Date; endDate: Date }[] } = {},
+): EventDetail {
+  const e = row.event;
+  const dates = (extra.dates?.length ? extra.dates : [e]).map((d) => ({ id: d.id, startDate: d.startDate.toISOString(), endDate: d.endDate.toISOString() }));
+  return { ...toEventSummary(row, unit), description: e.description, sources, removedBySource: e.goneAt !== null, mergedRecords: extra.mergedRecords ?? 0, dates };
 }
 
 export const metresPerUnit = (unit: 'mi' | 'km') => METRES_PER_UNIT[unit];

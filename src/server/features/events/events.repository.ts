@@ -1,6 +1,6 @@
 import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { eventSources, events, favorites } from './events.table.ts';
+import { eventSources, events, favorites, images } from './events.table.ts';
 
 export interface EventFilter {
   now: Date;
@@ -13,6 +13,8 @@ export interface EventFilter {
   near?: { lat: number; lng: number; radiusM?: number };
   statuses?: ('pending' | 'approved' | 'rejected')[];
   includeEnded?: boolean;
+  /** Every occurrence of a recurring event, not only the first the filter lets through. */
+  allOccurrences?: boolean;
 }
 
 export type SortKey = 'relevance' | 'date' | 'distance' | 'popularity';
@@ -87,11 +89,40 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
     c.push(...boundsOf(f.near.lat, f.near.lng, f.near.radiusM));
     c.push(sql`${metresFrom(f.near.lat, f.near.lng)} <= ${f.near.radiusM}::float8`);
   }
+  // A recurring event is one card: its first occurrence that the filter lets through.
+  if (!f.allOccurrences) c.push(sql`not exists (${otherOccurrences(f, 'earlier')})`);
   return c;
 }
 
-const summaryColumns = (userId: string | null, near: { lat: number; lng: number } | undefined) => ({
+/**
+ * The series' other occurrences that the filter lets through, earlier or later than the row
+ * in hand. Everything else a filter tests (words, category, source, place) is the same for every
+ * occurrence of a series (one title at one place), so only status and dates are tested again.
+ */
+function otherOccurrences(f: EventFilter, which: 'earlier' | 'later'): SQL {
+  const c: SQL[] = [
+    sql`o.series_key = ${events.seriesKey}`,
+    sql`o.status in (${sql.join(
+      (f.statuses ?? ['approved']).map((x) => sql`${x}`),
+      sql`, `,
+    )})`,
+    sql`o.gone_at is null`,
+  ];
+  if (!f.includeEnded) c.push(sql`o.end_date > ${f.now.toISOString()}::timestamptz`);
+  if (f.from) c.push(sql`o.end_date >= ${f.from.toISOString()}::timestamptz`);
+  if (f.to) c.push(sql`o.start_date <= ${f.to.toISOString()}::timestamptz`);
+  c.push(
+    which === 'earlier'
+      ? sql`(o.start_date < ${events.startDate} or (o.start_date = ${events.startDate} and o.id < ${events.id}))`
+      : sql`(o.start_date > ${events.startDate} or (o.start_date = ${events.startDate} and o.id > ${events.id}))`,
+  );
+  return sql`select 1 from ${events} o where ${sql.join(c, sql` and `)}`;
+}
+
+const summaryColumns = (userId: string | null, near: { lat: number; lng: number } | undefined, f?: EventFilter) => ({
   event: eventColumns,
+  imageWidth: sql<number | null>`(select ${images.width} from ${images} where ${images.id} = ${events.imageId} and ${images.status} = 'ready')`,
+  moreDates: f && !f.allOccurrences ? sql<number>`(select count(*)::int from (${otherOccurrences(f, 'later')}) later)` : sql<number>`0`,
   isFavorited: userId
     ? sql<boolean>`exists (select 1 from ${favorites} where ${favorites.eventId} = ${events.id} and ${favorites.userId} = ${userId})`
     : sql<boolean>`false`,
@@ -100,7 +131,15 @@ const summaryColumns = (userId: string | null, near: { lat: number; lng: number 
     : sql<number | null>`null`,
 });
 
-export type SummaryRow = { event: Omit<typeof events.$inferSelect, 'search'>; isFavorited: boolean; distanceM: number | null };
+export type SummaryRow = {
+  event: Omit<typeof events.$inferSelect, 'search'>;
+  isFavorited: boolean;
+  distanceM: number | null;
+  /** The original width of the kept image, when there is one. */
+  imageWidth?: number | null;
+  /** Later occurrences of its series within the list's filter. */
+  moreDates?: number;
+};
 
 /**
  * Aggregates (list totals, facets, stats) are kept for the current value of the events
@@ -179,7 +218,7 @@ export function createEventsRepository(db: Db) {
           broad ? matches.orderBy(asc(events.startDate), asc(events.id)).limit(Math.max(RANK_CANDIDATES, page.offset + page.limit)) : matches
         ).as('events');
         const rows = await db
-          .select(summaryColumns(userId, f.near))
+          .select(summaryColumns(userId, f.near, f))
           .from(source)
           .orderBy(
             desc(sql`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`),
@@ -209,11 +248,11 @@ export function createEventsRepository(db: Db) {
         }
         order.push(sql`earth_distance(${centre}, ${eventEarth}) asc nulls last`);
       } else if (sort === 'popularity') {
-        order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount}`));
+        order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`));
       }
       order.push(asc(events.startDate), asc(events.id));
       const rows = await db
-        .select(summaryColumns(userId, f.near))
+        .select(summaryColumns(userId, f.near, f))
         .from(events)
         .where(and(...conds))
         .orderBy(...order)
@@ -256,6 +295,25 @@ export function createEventsRepository(db: Db) {
     async findByIds(ids: string[]): Promise<SummaryRow[]> {
       if (!ids.length) return [];
       return (await db.select(summaryColumns(null, undefined)).from(events).where(inArray(events.id, ids))) as SummaryRow[];
+    },
+
+    /** The upcoming dates of an event's series (just its own for a one-off), soonest first. */
+    async seriesDates(event: { id: string; seriesKey: string | null; status: 'pending' | 'approved' | 'rejected' | 'merged' }, now: Date, limit = 60) {
+      if (!event.seriesKey) return [];
+      return db
+        .select({ id: events.id, startDate: events.startDate, endDate: events.endDate })
+        .from(events)
+        .where(and(eq(events.seriesKey, event.seriesKey), eq(events.status, event.status === 'merged' ? 'approved' : event.status), isNull(events.goneAt), gt(events.endDate, now)))
+        .orderBy(asc(events.startDate), asc(events.id))
+        .limit(limit);
+    },
+
+    /** Moves the event's check-in count by one person. */
+    async addToCheckinCount(eventId: string, delta: number) {
+      await db
+        .update(events)
+        .set({ checkinCount: sql`greatest(0, ${events.checkinCount} + ${delta})` })
+        .where(eq(events.id, eventId));
     },
 
     /** The sources that list an event: its own links and those of the records merged into it. */
@@ -321,14 +379,14 @@ export function createEventsRepository(db: Db) {
             sql`not exists (select 1 from ${favorites} where ${favorites.eventId} = ${events.id} and ${favorites.userId} = ${userId})`,
           ),
         )
-        .orderBy(desc(sql`${events.favoriteCount} + ${events.attendeeCount}`), asc(events.startDate), asc(events.id))
+        .orderBy(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`), asc(events.startDate), asc(events.id))
         .limit(limit);
       return rows as SummaryRow[];
     },
 
     async listFavorites(userId: string): Promise<SummaryRow[]> {
       const rows = await db
-        .select({ event: eventColumns, isFavorited: sql<boolean>`true`, distanceM: sql<number | null>`null` })
+        .select({ ...summaryColumns(null, undefined), isFavorited: sql<boolean>`true` })
         .from(favorites)
         .innerJoin(events, eq(events.id, favorites.eventId))
         // A saved event merged into another is saved as that one too (the merge copies favourites).

@@ -70,7 +70,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       // Records merged into it, and (from before merges kept records) further sources linked to it directly.
       const mergedRecords = links.length - own.length + Math.max(0, new Set(own.map((l) => l.sourceId ?? `${l.sourceType}:${l.url}`)).size - 1);
       const sources = links.map(({ sourceType, url, name }) => ({ sourceType, url, name }));
-      return toEventDetail(row, sources, unit, { mergedRecords });
+      const dates = await repo.seriesDates(row.event, clock.now());
+      return toEventDetail(row, sources, unit, { mergedRecords, dates });
     },
 
     async stats(): Promise<EventStats> {
@@ -141,8 +142,10 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
         );
         return { isFavorited: true, points: paid.status === 'paid' ? paid.total : null, paid };
       });
-      // After commit: gaming_update with the new total, and any badge notifications.
+      // After commit: gaming_update with the new total, and any badge notifications; the
+      // attendee count moved for everyone looking at the event.
       announceAward(deps.bus, viewer.id, result.paid);
+      deps.bus.publish('event_update', { id: eventId, action: 'updated' });
       return { isFavorited: result.isFavorited, points: result.points };
     },
 

@@ -12,10 +12,49 @@ import {
   real,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+/** An image a source points at, fetched through the guarded fetch once and kept as resized copies. */
+export const images = pgTable(
+  'images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sourceUrl: text('source_url').notNull(),
+    status: text('status', { enum: ['pending', 'ready', 'failed'] }).notNull().default('pending'),
+    /** Why it could not be used (not an image, too large, unreachable), for the sources page. */
+    error: text('error'),
+    width: integer('width'),
+    height: integer('height'),
+    attempts: integer('attempts').notNull().default(0),
+    isDemo: boolean('is_demo').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('images_source_url_idx').on(t.sourceUrl)],
+);
+
+/** One resized copy of an image: WebP at a fixed width, served with long cache headers. */
+export const imageVariants = pgTable(
+  'image_variants',
+  {
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    contentType: text('content_type').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.imageId, t.width] })],
+);
 
 export const venues = pgTable(
   'venues',
@@ -55,8 +94,15 @@ export const events = pgTable(
     lng: doublePrecision('lng'),
     /** True when lat/lng are a neighbourhood's centre, not the venue's own position (no evidence for matching). */
     geoApprox: boolean('geo_approx').notNull().default(false),
+    /** The source's own RSVP or attendee count (Meetup, Eventbrite, Mobilizon); 0 when it gives none. */
     attendeeCount: integer('attendee_count').notNull().default(0),
+    /** People who checked in with the event's signed QR code. */
+    checkinCount: integer('checkin_count').notNull().default(0),
+    /** The lowest price; with `priceMax`, the range a source or its text gives ("Tickets $12-15"). */
     price: numeric('price', { precision: 10, scale: 2, mode: 'number' }),
+    priceMax: numeric('price_max', { precision: 10, scale: 2, mode: 'number' }),
+    /** How the price is meant, from the source's words: "at the door", "suggested donation", "pay what you can". */
+    priceNote: text('price_note'),
     isFree: boolean('is_free').notNull().default(false),
     isVerified: boolean('is_verified').notNull().default(false),
     isDemo: boolean('is_demo').notNull().default(false),
@@ -68,6 +114,15 @@ export const events = pgTable(
     /** Set when the event vanished from every feed that listed it; kept, not deleted. */
     goneAt: timestamp('gone_at', { withTimezone: true }),
     favoriteCount: integer('favorite_count').notNull().default(0),
+    /** A cached copy of the event's image, once fetched and resized (see features/images). */
+    imageId: uuid('image_id').references(() => images.id, { onDelete: 'set null' }),
+    /**
+     * Occurrences of one recurring event share it: the same title at the same place (or, with no
+     * place, from the same kind of source). Lists show a series as one card, its next date first.
+     */
+    seriesKey: text('series_key').generatedAlwaysAs(
+      (): SQL => sql`lower(title) || '|' || coalesce(nullif(lower(venue_name), ''), 'source:' || source_type)`,
+    ),
     contributedBy: uuid('contributed_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -81,7 +136,7 @@ export const events = pgTable(
     index('events_status_category_start_idx').on(t.status, t.category, t.startDate),
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
     // The popularity sort's own order: the sum, then its tie-breaks.
-    index('events_popularity_idx').on(t.status, sql`(${t.favoriteCount} + ${t.attendeeCount}) desc`, t.startDate, t.id),
+    index('events_popularity_idx').on(t.status, sql`(${t.favoriteCount} + ${t.attendeeCount} + ${t.checkinCount}) desc`, t.startDate, t.id),
     // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows.
     index('events_upcoming_category_idx')
       .on(t.status, t.category, t.endDate, t.sourceType, t.startDate)
@@ -99,6 +154,9 @@ export const events = pgTable(
     index('events_earth_idx').using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`),
     index('events_venue_idx').on(t.venueId),
     index('events_start_idx').on(t.startDate),
+    // A series' other occurrences: is there an earlier one, how many more, which dates.
+    index('events_series_idx').on(t.seriesKey, t.startDate).where(sql`${t.goneAt} is null`),
+    index('events_image_pending_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null and ${t.imageId} is null`),
     index('events_merged_into_idx').on(t.mergedInto).where(sql`${t.mergedInto} is not null`),
   ],
 );

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { events } from '../events/events.table.ts';
 import { pointAwards } from '../gaming/ledger.table.ts';
@@ -12,6 +12,14 @@ export function createQrRepository(db: Db) {
         .from(events)
         .where(eq(events.id, id));
       return row;
+    },
+
+    /** One more person checked in at the event. */
+    async countCheckIn(eventId: string) {
+      await db
+        .update(events)
+        .set({ checkinCount: sql`${events.checkinCount} + 1` })
+        .where(eq(events.id, eventId));
     },
 
     async hasAward(idempotencyKey: string): Promise<boolean> {

@@ -198,10 +198,13 @@ export function createQrService(deps: { db: Db; clock: Clock; city: CityConfig; 
           timeZone,
         );
         if (outcome.status === 'duplicate') throw conflict('You already scanned this QR code');
+        // A check-in is one more person at the event, in the same transaction as its points.
+        if (target.kind === 'event' && target.eventId) await createQrRepository(tx).countCheckIn(target.eventId);
         const notice: NotificationResponse = await createNotification(tx, userId, { type: 'success', ...target.notice }, now);
         return { outcome, notice };
       });
       announceAward(bus, userId, outcome, [notice]);
+      if (target.kind === 'event') bus.publish('event_update', { id: target.id, action: 'updated' });
       return {
         type: target.kind,
         targetId: target.id,

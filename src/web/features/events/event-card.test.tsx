@@ -61,6 +61,36 @@ describe('EventCard', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('category-pattern')).toBeTruthy();
   });
 
+  it('shows a recurring event once with its further dates: +1 more date, +5 more dates', () => {
+    const { unmount } = renderApp(<EventCard event={buildEvent({ moreDates: 5 })} />);
+    expect(screen.getByTestId('more-dates').textContent).toBe(' · +5 more dates');
+    unmount();
+    renderApp(<EventCard event={buildEvent({ moreDates: 1 })} variant="list" />);
+    expect(screen.getByTestId('more-dates').textContent).toBe(' · +1 more date');
+  });
+
+  it('shows no further dates for a one-off event', () => {
+    renderApp(<EventCard event={buildEvent({ moreDates: 0 })} />);
+    expect(screen.queryByTestId('more-dates')).toBeNull();
+  });
+
+  it("shows a price range and the source's words about it", () => {
+    const { unmount } = renderApp(<EventCard event={buildEvent({ price: 12, priceMax: 15, isFree: false, priceNote: 'advance' })} />);
+    expect(screen.getByTestId('price-label').textContent).toBe('$12–15 per person');
+    expect(screen.getByText('· advance', { exact: false })).toBeTruthy();
+    unmount();
+    renderApp(<EventCard event={buildEvent({ price: null, isFree: false, priceNote: 'pay what you can' })} />);
+    expect(screen.getByTestId('price-label').textContent).toBe('Pay what you can');
+  });
+
+  it('offers the kept copies of the image as a srcset', () => {
+    const srcset = '/api/images/abc/320.webp 320w, /api/images/abc/640.webp 640w';
+    const { container } = renderApp(<EventCard event={buildEvent({ imageUrl: '/api/images/abc/640.webp', imageSrcset: srcset })} />);
+    const img = container.querySelector('img')!;
+    expect(img.getAttribute('srcset')).toBe(srcset);
+    expect(img.getAttribute('sizes')).toContain('vw');
+  });
+
   it('has a skeleton with the card shape', () => {
     const { container } = renderApp(<EventCardSkeleton />);
     expect(container.querySelector('[data-testid="event-card-skeleton"] .aspect-video')).not.toBeNull();

@@ -59,11 +59,40 @@ export function CategoryPattern({ category, className = '' }: { category: string
 }
 
 /** The event's picture, or the pattern when there is none or it fails to load: never a broken image. */
-export function EventImage({ event, className = '', alt = '' }: { event: Pick<EventSummary, 'imageUrl' | 'category'>; className?: string; alt?: string }) {
+export function EventImage({
+  event,
+  className = '',
+  alt = '',
+  sizes = '(min-width: 1024px) 25vw, (min-width: 640px) 50vw, 100vw',
+  eager = false,
+}: {
+  event: Pick<EventSummary, 'imageUrl' | 'imageSrcset' | 'category'>;
+  className?: string;
+  alt?: string;
+  /** How wide the picture shows, so the browser picks the smallest copy that is sharp enough. */
+  sizes?: string;
+  eager?: boolean;
+}) {
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const url = event.imageUrl;
   if (!url || failedUrl === url) return <CategoryPattern category={event.category} className={className} />;
-  return <img src={url} alt={alt} loading="lazy" decoding="async" onError={() => setFailedUrl(url)} className={`object-cover ${className}`} />;
+  return (
+    <img
+      src={url}
+      srcSet={event.imageSrcset ?? undefined}
+      sizes={event.imageSrcset ? sizes : undefined}
+      alt={alt}
+      loading={eager ? 'eager' : 'lazy'}
+      decoding="async"
+      onError={() => setFailedUrl(url)}
+      className={`object-cover ${className}`}
+    />
+  );
+}
+
+/** '+1 more date', '+5 more dates': the later occurrences of a recurring event. */
+export function moreDatesLabel(n: number) {
+  return `+${n.toLocaleString('en-US')} more ${n === 1 ? 'date' : 'dates'}`;
 }
 
 /** The category chip: a coloured dot and the name, readable over any image. */
@@ -74,6 +103,12 @@ export function CategoryChip({ category, className = '' }: { category: string; c
       {category}
     </span>
   );
+}
+
+/** The source's words about the price ('at the door'), when the label does not already say them. */
+export function PriceNote({ event }: { event: Pick<EventSummary, 'priceNote' | 'price' | 'isFree'> }) {
+  if (!event.priceNote || (event.price === null && !event.isFree)) return null;
+  return <span className="text-muted-foreground"> · {event.priceNote}</span>;
 }
 
 function attendeesLabel(n: number) {
@@ -93,6 +128,12 @@ function EventFacts({ event, compact }: { event: EventSummary; compact?: boolean
         <CalendarDays className="h-4 w-4 shrink-0" aria-hidden />
         <dd>
           <time dateTime={event.startDate}>{when}</time>
+          {event.moreDates > 0 && (
+            <span className="whitespace-nowrap font-medium text-primary" data-testid="more-dates">
+              {' · '}
+              {moreDatesLabel(event.moreDates)}
+            </span>
+          )}
         </dd>
       </div>
       {where && (
@@ -113,8 +154,11 @@ function EventFacts({ event, compact }: { event: EventSummary; compact?: boolean
       <div className={`flex min-w-0 items-center gap-2 ${row}`}>
         <dt className="sr-only">Price</dt>
         <Ticket className="h-4 w-4 shrink-0" aria-hidden />
-        <dd className="font-semibold text-foreground" data-testid="price-label">
-          {priceLabel(event)}
+        <dd>
+          <span className="font-semibold text-foreground" data-testid="price-label">
+            {priceLabel(event)}
+          </span>
+          <PriceNote event={event} />
         </dd>
       </div>
       <div className="flex items-center gap-2">
@@ -158,7 +202,7 @@ export function EventCard({ event, variant = 'grid', headingLevel = 3 }: { event
         className="relative flex gap-4 rounded-lg border border-border bg-card p-3 shadow-sm transition-shadow duration-200 hover:shadow-md"
       >
         <div className="relative aspect-video w-28 shrink-0 overflow-hidden rounded-md sm:w-44">
-          <EventImage event={event} className="h-full w-full" />
+          <EventImage event={event} className="h-full w-full" sizes="(min-width: 640px) 176px, 112px" />
         </div>
         <div className="flex min-w-0 flex-1 flex-col gap-2">
           <div className="flex items-start justify-between gap-2">

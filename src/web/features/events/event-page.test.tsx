@@ -75,6 +75,27 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(map.querySelector('[data-testid="map-venue"]')).not.toBeNull();
   });
 
+  it("lists a recurring event's upcoming dates, this one marked and the others linked", async () => {
+    const e = buildDetail({
+      title: 'Tuesday Jazz Jam',
+      attendeeCount: 7,
+      dates: [
+        { id: 'a', startDate: '2026-11-25T03:00:00.000Z', endDate: '2026-11-25T05:00:00.000Z' },
+        { id: 'b', startDate: '2026-12-02T03:00:00.000Z', endDate: '2026-12-02T05:00:00.000Z' },
+        { id: 'c', startDate: '2026-12-09T03:00:00.000Z', endDate: '2026-12-09T05:00:00.000Z' },
+      ],
+    });
+    e.dates[1]!.id = e.id;
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    renderApp(page, { path: `/events/${e.id}` });
+    const list = await screen.findByTestId('series-dates');
+    expect(within(list).getByText('3 upcoming dates')).toBeTruthy();
+    const links = within(list).getAllByRole('link');
+    expect(links.map((l) => l.getAttribute('href'))).toEqual(['/events/a', '/events/c']);
+    expect(list.querySelector('[aria-current="date"]')?.textContent).toBe('Tue, Dec 1 · 7:00 PM');
+    expect(screen.getByTestId('attendee-count').textContent).toBe('7 attendees');
+  });
+
   it('says when every source dropped the event: kept for people who saved it, no longer listed', async () => {
     const e = buildDetail({ title: 'Winter Lantern Walk', removedBySource: true, sources: [{ sourceType: 'rss', url: 'https://news.example/lanterns', name: 'Community news' }] });
     stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));

@@ -1,12 +1,13 @@
 import { ArchiveX, ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, MapPin, RefreshCw, Share2, Ticket, Users } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import type { Neighbourhood } from '../../../contract/city.ts';
-import { priceLabel } from '../../../contract/events.ts';
+import { priceLabel, type EventDetail } from '../../../contract/events.ts';
+import { useState } from 'react';
 import type { z } from 'zod';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { CategoryChip, categoryStyle, EventImage } from './event-card.tsx';
+import { CategoryChip, categoryStyle, EventImage, PriceNote } from './event-card.tsx';
 import { formatEventEnd, formatEventWhen, useCityConfig, useEventDetail } from './events.queries.ts';
 import { FavoriteButton } from './favorite-button.tsx';
 import { CheckInQrButton } from '../admin/check-in-qr.tsx';
@@ -18,6 +19,41 @@ type Place = z.infer<typeof Neighbourhood>;
 const MAP_W = 400;
 const MAP_H = 260;
 const MAP_PAD = 28;
+
+/** Every upcoming date of a recurring event, each a link to that occurrence; this one marked. */
+function SeriesDates({ event, timeZone, locale }: { event: EventDetail; timeZone: string; locale: string | undefined }) {
+  const [expanded, setExpanded] = useState(false);
+  const SHOWN = 8;
+  const dates = expanded ? event.dates : event.dates.slice(0, SHOWN);
+  return (
+    <div className="mt-3" data-testid="series-dates">
+      <p className="text-sm font-semibold">{`${event.dates.length} upcoming dates`}</p>
+      <ul className="mt-1 flex flex-wrap gap-2">
+        {dates.map((d) => {
+          const label = formatEventWhen({ startDate: d.startDate, allDay: event.allDay }, timeZone, locale);
+          return (
+            <li key={d.id}>
+              {d.id === event.id ? (
+                <span aria-current="date" className="inline-flex min-h-11 items-center rounded-full bg-primary px-3 text-sm font-medium text-primary-foreground">
+                  <time dateTime={d.startDate}>{label}</time>
+                </span>
+              ) : (
+                <Link href={`/events/${d.id}`} className="inline-flex min-h-11 items-center rounded-full border border-border bg-card px-3 text-sm font-medium hover:border-primary hover:text-primary">
+                  <time dateTime={d.startDate}>{label}</time>
+                </Link>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {event.dates.length > SHOWN && (
+        <Button variant="ghost" className="mt-1" onClick={() => setExpanded((x) => !x)} aria-expanded={expanded}>
+          {expanded ? 'Show fewer dates' : `Show all ${event.dates.length} dates`}
+        </Button>
+      )}
+    </div>
+  );
+}
 
 /** Projects places into the map box: equirectangular, longitude shrunk by cos(latitude), centred. */
 export function projectPlaces(places: Place[], width = MAP_W, height = MAP_H, pad = MAP_PAD): { x: number; y: number }[] {
@@ -177,7 +213,7 @@ export default function EventPage() {
     <article className="mx-auto max-w-4xl">
       {backLink}
       <div className="relative aspect-video w-full overflow-hidden rounded-lg">
-        <EventImage event={event} alt={event.title} className="h-full w-full" />
+        <EventImage event={event} alt={event.title} className="h-full w-full" sizes="(min-width: 896px) 896px, 100vw" eager />
         <CategoryChip category={event.category} className="absolute left-3 top-3" />
       </div>
 
@@ -227,6 +263,7 @@ export default function EventPage() {
                     <time dateTime={event.endDate}>{until}</time>
                   </>
                 )}
+                {event.dates.length > 1 && <SeriesDates event={event} timeZone={tz} locale={locale} />}
               </dd>
             </div>
             <div>
@@ -245,8 +282,11 @@ export default function EventPage() {
                 <Ticket className="h-5 w-5 shrink-0 text-primary" aria-hidden />
                 Price
               </dt>
-              <dd className="pl-7 font-semibold" data-testid="price-label">
-                {priceLabel(event)}
+              <dd className="pl-7">
+                <span className="font-semibold" data-testid="price-label">
+                  {priceLabel(event)}
+                </span>
+                <PriceNote event={event} />
               </dd>
             </div>
             <div>
@@ -255,8 +295,10 @@ export default function EventPage() {
                 Attendees
               </dt>
               <dd className="pl-7">
-                {event.attendeeCount.toLocaleString('en-US')} attending · {event.favoriteCount.toLocaleString('en-US')}{' '}
-                {event.favoriteCount === 1 ? 'favorite' : 'favorites'}
+                <span data-testid="attendee-count">
+                  {event.attendeeCount.toLocaleString('en-US')} {event.attendeeCount === 1 ? 'attendee' : 'attendees'}
+                </span>
+                <span className="block text-sm text-muted-foreground">People who checked in, saved it here, or said they are going at the source.</span>
               </dd>
             </div>
             <div>

@@ -41,6 +41,7 @@ export function buildEvent(over: Partial<EventSummary> = {}): EventSummary {
     sourceType: 'meetup',
     sourceUrl: null,
     imageUrl: null,
+    imageSrcset: null,
     // Sat, Nov 28 2026, 7:00 PM in Portland (PST, UTC-8).
     startDate: '2026-11-29T03:00:00.000Z',
     endDate: '2026-11-29T05:00:00.000Z',
@@ -53,11 +54,14 @@ export function buildEvent(over: Partial<EventSummary> = {}): EventSummary {
     lng: -122.6853,
     attendeeCount: 42,
     price: null,
+    priceMax: null,
+    priceNote: null,
     isFree: true,
     isVerified: true,
     isDemo: false,
     status: 'approved',
     favoriteCount: 0,
+    moreDates: 0,
     isFavorited: false,
     distance: null,
     ...over,
@@ -65,7 +69,8 @@ export function buildEvent(over: Partial<EventSummary> = {}): EventSummary {
 }
 
 export function buildDetail(over: Partial<EventDetail> = {}): EventDetail {
-  return { ...buildEvent(over), description: 'A night of music.\n\nDoors at 6.', sources: [], removedBySource: false, mergedRecords: 0, ...over };
+  const base = buildEvent(over);
+  return { ...base, description: 'A night of music.\n\nDoors at 6.', sources: [], removedBySource: false, mergedRecords: 0, dates: [{ id: base.id, startDate: base.startDate, endDate: base.endDate }], ...over };
 }
 
 export const json = (body: unknown, init: ResponseInit = {}) =>

@@ -1,0 +1,148 @@
+import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildEvent } from '../../test/factories.ts';
+import { newUser } from '../gaming/test-users.ts';
+import { signQrPayload } from '../qr/qr.codec.ts';
+
+// Listings that tell the truth: a recurring event is one card, and attendees are real people.
+
+let t: TestApp;
+const NOW = new Date('2026-11-22T20:00:00Z'); // 12:00 in Portland
+const DAY = 24 * 3600 * 1000;
+const inHours = (h: number) => new Date(NOW.getTime() + h * 3600 * 1000);
+/** The key buildApp derives from the test session secret. */
+const QR_KEY = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await newUser(t.app); // the first account is the admin; the users below are members
+});
+afterAll(async () => t.close());
+beforeEach(async () => {
+  t.clock.set(NOW);
+  await t.database.db.execute(sql`truncate events, favorites, point_awards cascade`);
+});
+
+const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+type Card = { id: string; title: string; startDate: string; moreDates: number; attendeeCount: number };
+const cards = async (url: string) => {
+  const res = await get(url);
+  expect(res.statusCode).toBe(200);
+  return { items: res.json() as Card[], total: Number(res.headers['x-total-count']) };
+};
+
+/** A weekly series: `n` occurrences at one venue, the first `firstInDays` from now. */
+async function weekly(title: string, n: number, o: { firstInDays?: number; venueName?: string; category?: string } = {}) {
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const start = new Date(inHours(7).getTime() + ((o.firstInDays ?? 0) + 7 * i) * DAY);
+    rows.push(await buildEvent(t.database.db, { title, venueName: o.venueName ?? 'Blue Lantern', category: o.category ?? 'Music', startDate: start }));
+  }
+  return rows;
+}
+
+describe('a recurring event is one card', () => {
+  it('shows a series once, at its next date, with the count of its further dates, in lists and search alike', async () => {
+    const jam = await weekly('Tuesday Jazz Jam', 6);
+    await buildEvent(t.database.db, { title: 'Jazz Brunch', startDate: inHours(30) });
+    await buildEvent(t.database.db, { title: 'Trivia', startDate: inHours(20) });
+
+    const all = await cards('/api/events?sortBy=date');
+    expect(all.items.map((c) => c.title)).toEqual(['Tuesday Jazz Jam', 'Trivia', 'Jazz Brunch']);
+    expect(all.items[0]).toMatchObject({ id: jam[0]!.id, moreDates: 5 });
+    expect(all.items[1]!.moreDates).toBe(0);
+    // The total counts cards, not occurrences.
+    expect(all.total).toBe(3);
+
+    const search = await cards('/api/events?search=jazz');
+    expect(search.items.map((c) => c.title).sort()).toEqual(['Jazz Brunch', 'Tuesday Jazz Jam']);
+    expect(search.total).toBe(2);
+    const popular = await cards('/api/events?sortBy=popularity');
+    expect(popular.items.filter((c) => c.title === 'Tuesday Jazz Jam')).toHaveLength(1);
+    const near = await cards('/api/events?sortBy=distance&radius=5');
+    expect(near.items.filter((c) => c.title === 'Tuesday Jazz Jam')).toHaveLength(1);
+
+    const facets = (await get('/api/events/facets')).json() as { categories: { value: string; count: number }[]; total: number };
+    expect(facets.total).toBe(3);
+    expect(facets.categories.find((c) => c.value === 'Music')?.count).toBe(3);
+  });
+
+  it('shows, within a date window, the first date inside it and the dates left inside it', async () => {
+    const jam = await weekly('Tuesday Jazz Jam', 6);
+    // Weeks three and four only.
+    const from = new Date(jam[2]!.startDate.getTime() - 3600 * 1000).toISOString();
+    const to = new Date(jam[3]!.startDate.getTime() + 3600 * 1000).toISOString();
+    const { items, total } = await cards(`/api/events?startDate=${from}&endDate=${to}`);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ id: jam[2]!.id, moreDates: 1 });
+    expect(total).toBe(1);
+  });
+
+  it('moves on to the next date once one has ended, and keeps apart same titles at different places', async () => {
+    const jam = await weekly('Open Mic', 3);
+    await weekly('Open Mic', 2, { venueName: 'Back Room Bar', firstInDays: 1 });
+    t.clock.set(new Date(jam[0]!.endDate.getTime() + 60_000));
+    const { items } = await cards('/api/events?sortBy=date');
+    expect(items.map((c) => [c.id, c.moreDates])).toEqual([
+      [expect.any(String), 1], // Back Room Bar, its first date (a day after the first one at Blue Lantern)
+      [jam[1]!.id, 1],
+    ]);
+  });
+
+  it('pages through cards without repeating a series', async () => {
+    for (let i = 0; i < 5; i++) await weekly(`Series ${i}`, 3, { firstInDays: i % 2 });
+    const first = await cards('/api/events?sortBy=date&limit=3');
+    const second = await cards('/api/events?sortBy=date&limit=3&offset=3');
+    const ids = [...first.items, ...second.items].map((c) => c.title);
+    expect(new Set(ids).size).toBe(5);
+    expect(first.total).toBe(5);
+  });
+
+  it("lists a series' upcoming dates on each occurrence's page, soonest first", async () => {
+    const jam = await weekly('Tuesday Jazz Jam', 4);
+    const res = await get(`/api/events/${jam[2]!.id}`);
+    expect(res.statusCode).toBe(200);
+    const detail = res.json() as { id: string; dates: { id: string; startDate: string }[] };
+    expect(detail.id).toBe(jam[2]!.id);
+    expect(detail.dates.map((d) => d.id)).toEqual(jam.map((e) => e.id));
+    const single = await buildEvent(t.database.db, { title: 'One-off' });
+    expect(((await get(`/api/events/${single.id}`)).json() as { dates: unknown[] }).dates).toHaveLength(1);
+  });
+});
+
+describe('attendeeCount counts real people', () => {
+  it("adds people who saved it and who checked in to the source's own RSVP count, and announces each change", async () => {
+    const event = await buildEvent(t.database.db, { title: 'Alberta Art Walk', attendeeCount: 12, startDate: inHours(-0.5), endDate: inHours(2) });
+    const count = async () => ((await get(`/api/events/${event.id}`)).json() as { attendeeCount: number }).attendeeCount;
+    expect(await count()).toBe(12);
+
+    const updates: string[] = [];
+    const stop = t.app.bus.subscribe('event_update', (d) => updates.push(`${d.id}:${d.action}`));
+    try {
+      const [ana, ben] = [await newUser(t.app), await newUser(t.app)];
+      const save = (cookie: string) => t.app.inject({ method: 'POST', url: `/api/user/favorites/${event.id}`, headers: { origin: TEST_ORIGIN, cookie } });
+      expect((await save(ana.cookie)).statusCode).toBe(200);
+      expect(await count()).toBe(13);
+      expect(updates).toContain(`${event.id}:updated`);
+
+      const qrData = signQrPayload(QR_KEY, { k: 'event', id: event.id, iat: Math.floor(NOW.getTime() / 1000) });
+      const scan = (cookie: string) => t.app.inject({ method: 'POST', url: '/api/gaming/qr-scan', payload: { qrData }, headers: { origin: TEST_ORIGIN, cookie } });
+      expect((await scan(ben.cookie)).statusCode).toBe(200);
+      expect(await count()).toBe(14);
+      // A second scan by the same person is refused and counts no one.
+      expect((await scan(ben.cookie)).statusCode).toBe(409);
+      expect(await count()).toBe(14);
+      expect(updates.filter((u) => u === `${event.id}:updated`).length).toBeGreaterThanOrEqual(2);
+
+      // Unsaving takes the person back off.
+      expect((await save(ana.cookie)).statusCode).toBe(200);
+      expect(await count()).toBe(13);
+      const listed = (await cards('/api/events')).items.find((c) => c.id === event.id);
+      expect(listed?.attendeeCount).toBe(13);
+    } finally {
+      stop();
+    }
+  });
+});
