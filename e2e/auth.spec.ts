@@ -6,9 +6,13 @@ test.skip(!hasChromium, NO_CHROMIUM);
 
 test('signs up from Get Started and lands on the signed-in home with the shell', async ({ page }) => {
   await page.goto('/');
-  await page.getByRole('button', { name: 'Get Started' }).first().click();
-  await expect(page).toHaveURL(/\/login\?returnTo=%2F$/);
+  await page.getByRole('link', { name: 'Get Started' }).first().click();
+  await expect(page).toHaveURL(/\/signup$/);
+  // Sign-up and sign-in link to each other.
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
   await page.getByRole('link', { name: 'Create an account' }).click();
+  await expect(page).toHaveURL(/\/signup$/);
   const user = newUser();
   await page.getByLabel('First name').fill(user.firstName);
   await page.getByLabel('Last name').fill(user.lastName);
@@ -21,11 +25,14 @@ test('signs up from Get Started and lands on the signed-in home with the shell',
   await expect(page.getByRole('button', { name: 'Notifications' })).toBeVisible();
   await expect(page.getByTestId('points-chip')).toHaveText('0');
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const href of ['/', '/map', '/vendors', '/shop', '/stories', '/memory-forge', '/qr-scanner', '/ar-discovery', '/admin']) {
+  for (const href of ['/', '/map', '/vendors', '/shop', '/stories', '/memory-forge', '/qr-scanner', '/ar-discovery']) {
     await expect(nav.locator(`a[href="${href}"]`)).toHaveCount(1);
   }
+  // Not an admin: no Admin item (it would only send them back to the dashboard).
+  await expect(nav.locator('a[href="/admin"]')).toHaveCount(0);
   await expect(nav.getByRole('link', { name: 'Discover', exact: true })).toHaveAttribute('href', '/');
-  // Not an admin: no Interface Mode panel.
+  // Not an admin: no Interface Mode control.
+  await expect(page.getByRole('button', { name: /Interface Mode/ })).toHaveCount(0);
   await expect(page.getByText('Interface Mode')).toHaveCount(0);
 });
 
@@ -103,24 +110,37 @@ test('shows Page Not Found for unknown paths', async ({ page }) => {
 test('lets the admin switch between the admin and user interface, remembering the choice', async ({ page }) => {
   await signInThroughUi(page, ADMIN);
   await page.goto('/');
-  const panel = page.getByRole('complementary', { name: 'Interface Mode' });
-  await expect(panel).toBeVisible();
+  // A compact control in the header; its panel opens on demand.
+  const control = page.getByRole('banner').getByRole('button', { name: /^Interface Mode/ });
+  const panel = page.getByRole('dialog', { name: 'Interface Mode' });
+  await expect(control).toHaveAccessibleName('Interface Mode: Admin Interface');
+  await expect(panel).toHaveCount(0);
+  await control.click();
   await expect(panel.getByText('Toggle to test both experiences')).toBeVisible();
   await expect(panel.getByText('Admin Interface')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin', exact: true })).toBeVisible();
   await panel.getByRole('switch', { name: 'Admin mode' }).click();
   await expect(panel.getByText('User Interface')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Discover Events' })).toBeVisible();
+  // In the user view the Admin item goes, as for any user.
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin', exact: true })).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('interfaceMode'))).toBe('user');
+  // Escape closes the panel and hands focus back to the control.
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(control).toBeFocused();
   // /admin sends a user-mode admin to the user dashboard.
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.reload();
-  await expect(page.getByRole('complementary', { name: 'Interface Mode' }).getByText('User Interface')).toBeVisible();
+  await expect(control).toHaveAccessibleName('Interface Mode: User Interface');
+  await control.click();
+  await expect(panel.getByText('User Interface')).toBeVisible();
   // A value other than admin or user is ignored: the default, admin, applies.
   await page.evaluate(() => localStorage.setItem('interfaceMode', 'superuser'));
   await page.goto('/');
-  await expect(page.getByText('Admin Interface')).toBeVisible();
+  await expect(control).toHaveAccessibleName('Interface Mode: Admin Interface');
 });
 
 for (const path of ['/login', '/signup']) {

@@ -26,8 +26,8 @@ const openPanels = (page: Page) => page.locator('[data-demo-panel]:not([hidden])
 test('signed out, the landing page shows the headline and six features', async ({ page }) => {
   await openLanding(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Get Started', exact: true })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Discover Events Now' })).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Get Started', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Discover Events Now' })).toBeVisible();
   await expect(page.getByRole('link', { name: /Go to Dashboard/ })).toHaveCount(0);
 
   const cards = page.locator('[data-feature-id]');
@@ -41,7 +41,7 @@ test('signed out, the landing page shows the headline and six features', async (
     await expect(page.getByText(figure, { exact: true })).toBeVisible();
   }
   await expect(page.getByText(/94\.2% accuracy.*847 events per minute/)).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Get Started for Free' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Get Started for Free' })).toBeVisible();
   await expect(page.getByRole('contentinfo')).toContainText('© 2026 Townbeat');
 });
 
@@ -132,10 +132,14 @@ test('the AR demo loops a muted clip that the server really serves', async ({ pa
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2);
 });
 
-test("'Get Started' goes to sign-in through /api/login", async ({ page }) => {
+test("'Get Started' and 'Discover Events Now' take a new visitor to sign up", async ({ page }) => {
   await openLanding(page);
-  await page.getByRole('banner').getByRole('button', { name: 'Get Started', exact: true }).click();
-  await expect(page).toHaveURL((url) => url.pathname === '/login');
+  await page.getByRole('banner').getByRole('link', { name: 'Get Started', exact: true }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/signup');
+  await expect(page.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible();
+  await openLanding(page);
+  await page.getByRole('link', { name: 'Discover Events Now' }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/signup');
 });
 
 test('the landing page has no serious or critical accessibility violations', async ({ browser }) => {

@@ -18,7 +18,10 @@ import { createAuthService } from './features/auth/auth.service.ts';
 import type { OidcAdapter } from './features/auth/oidc.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { createEventsService } from './features/events/events.service.ts';
-import { createDemoFetch } from './features/ingestion/demo/demo-fetch.ts';
+import { createImageJob, type ImageJob } from './features/images/images.job.ts';
+import { imagesRoutes } from './features/images/images.routes.ts';
+import { createImagesService } from './features/images/images.service.ts';
+import { createDemoFetch, isDemoImageUrl } from './features/ingestion/demo/demo-fetch.ts';
 import { createSafeFetch } from './features/ingestion/fetch/safe-fetch.ts';
 import { createIngestionService, type IngestionService } from './features/ingestion/ingestion.service.ts';
 import type { SafeFetch } from './features/ingestion/ingestion.types.ts';
@@ -67,6 +70,8 @@ declare module 'fastify' {
     scheduler: Scheduler | null;
     realtime: Awaited<ReturnType<typeof registerRealtime>>;
     ingest: { service: IngestionService; sources: SourcesRepository };
+    /** The image cache; it runs by itself only with the scheduler (tests call `drain()`). */
+    images: ImageJob;
   }
 }
 
@@ -153,6 +158,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (scheduler) app.addHook('onClose', async () => scheduler.stop());
   await app.register(sourcesRoutes, { sources: createSourcesService({ sources: sourcesRepo, ingestion, scheduler }), ingestion });
   await app.register(duplicatesRoutes, { duplicates });
+  const images = createImagesService({ db: database.db, clock, fetch, isDemoUrl: isDemoImageUrl, log: app.log });
+  app.decorate('images', createImageJob({ images, bus, log: app.log }));
+  if (deps.scheduler) {
+    app.images.start();
+    app.addHook('onClose', async () => app.images.stop());
+  }
+  await app.register(imagesRoutes, { images });
   await app.register(gamingRoutes, { gaming: createGamingService({ db: database.db, clock, city, bus }) });
   await app.register(notificationsRoutes, { notifications: createNotificationsService({ db: database.db, clock, bus }) });
   const qrKey = createHmac('sha256', deps.sessionSecret).update('qr').digest();

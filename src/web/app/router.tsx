@@ -4,7 +4,6 @@ import { Spinner } from '../components/ui/spinner.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
 import { useAuth } from '../features/auth/auth.queries.ts';
 import { useInterfaceMode } from '../features/auth/interface-mode.ts';
-import { InterfaceModePanel } from '../features/admin/interface-mode-panel.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 
 // Every page is its own chunk, so the landing page does not load feature code.
@@ -32,29 +31,19 @@ const PENDING: { path: string; title: string }[] = [
   { path: '/ai-chat', title: 'AI Admin Console' },
 ];
 
-function Gated({ children }: { children: ReactNode }) {
-  return (
-    <AuthGate>
-      <AppShell>{children}</AppShell>
-    </AuthGate>
-  );
-}
-
-/** Public pages (reading events needs no sign-in): the shell when signed in, a plain frame otherwise. */
-function PublicShell({ children }: { children: ReactNode }) {
-  const { isLoading, isAuthenticated } = useAuth();
-  if (isLoading) return <Spinner label="Checking your sign-in" />;
-  if (isAuthenticated) return <AppShell>{children}</AppShell>;
-  return <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>;
+/** Signed out, a page outside the shell gets a plain frame of its own. */
+function PlainFrame({ children, className = 'mx-auto max-w-5xl px-4 py-6' }: { children: ReactNode; className?: string }) {
+  const { isAuthenticated } = useAuth();
+  if (isAuthenticated) return <>{children}</>;
+  return <main className={className}>{children}</main>;
 }
 
 /** `/`: the landing page signed out; the admin dashboard for an admin in admin mode; else Discover. */
 function Home() {
-  const { isLoading, isAuthenticated, isAdmin } = useAuth();
+  const { isAuthenticated, isAdmin } = useAuth();
   const [mode] = useInterfaceMode();
-  if (isLoading) return <Spinner label="Checking your sign-in" />;
   if (!isAuthenticated) return <LandingPage />;
-  return <AppShell>{isAdmin && mode === 'admin' ? <AdminDashboardPage /> : <DiscoverPage />}</AppShell>;
+  return isAdmin && mode === 'admin' ? <AdminDashboardPage /> : <DiscoverPage />;
 }
 
 /** Admin-only routes: users not in admin mode go to the user dashboard. */
@@ -65,65 +54,100 @@ function AdminOnly({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-export function AppRouter() {
-  const { isAdmin } = useAuth();
+/** Every page but sign-in and sign-up; signed in, they render inside the one AppShell. */
+function Pages() {
   return (
-    <Suspense fallback={<Spinner />}>
-      <Switch>
-        <Route path="/" component={Home} />
-        <Route path="/login" component={LoginPage} />
-        <Route path="/signup" component={SignupPage} />
-        <Route path="/dashboard">
-          <Gated>
-            <DiscoverPage />
-          </Gated>
+    <Switch>
+      <Route path="/" component={Home} />
+      <Route path="/dashboard">
+        <AuthGate>
+          <DiscoverPage />
+        </AuthGate>
+      </Route>
+      {/* Reading an event needs no sign-in. */}
+      <Route path="/events/:id">
+        <PlainFrame>
+          <EventPage />
+        </PlainFrame>
+      </Route>
+      <Route path="/admin">
+        <AuthGate>
+          <AdminOnly>
+            <AdminDashboardPage />
+          </AdminOnly>
+        </AuthGate>
+      </Route>
+      <Route path="/qr-scanner">
+        <AuthGate>
+          <QrScannerPage />
+        </AuthGate>
+      </Route>
+      <Route path="/leaderboard">
+        <AuthGate>
+          <LeaderboardPage />
+        </AuthGate>
+      </Route>
+      <Route path="/admin/sources">
+        <AuthGate>
+          <AdminOnly>
+            <SourcesPage />
+          </AdminOnly>
+        </AuthGate>
+      </Route>
+      <Route path="/admin/chat">
+        <AuthGate>
+          <AdminOnly>
+            <PendingFeaturePage title="Admin AI Chat" />
+          </AdminOnly>
+        </AuthGate>
+      </Route>
+      {PENDING.map((p) => (
+        <Route key={p.path} path={p.path}>
+          <AuthGate>
+            <PendingFeaturePage title={p.title} />
+          </AuthGate>
         </Route>
-        <Route path="/events/:id">
-          <PublicShell>
-            <EventPage />
-          </PublicShell>
-        </Route>
-        <Route path="/admin">
-          <Gated>
-            <AdminOnly>
-              <AdminDashboardPage />
-            </AdminOnly>
-          </Gated>
-        </Route>
-        <Route path="/qr-scanner">
-          <Gated>
-            <QrScannerPage />
-          </Gated>
-        </Route>
-        <Route path="/leaderboard">
-          <Gated>
-            <LeaderboardPage />
-          </Gated>
-        </Route>
-        <Route path="/admin/sources">
-          <Gated>
-            <AdminOnly>
-              <SourcesPage />
-            </AdminOnly>
-          </Gated>
-        </Route>
-        <Route path="/admin/chat">
-          <Gated>
-            <AdminOnly>
-              <PendingFeaturePage title="Admin AI Chat" />
-            </AdminOnly>
-          </Gated>
-        </Route>
-        {PENDING.map((p) => (
-          <Route key={p.path} path={p.path}>
-            <Gated>
-              <PendingFeaturePage title={p.title} />
-            </Gated>
-          </Route>
-        ))}
-        <Route component={NotFoundPage} />
-      </Switch>
-      {isAdmin && <InterfaceModePanel />}
-    </Suspense>
+      ))}
+      <Route>
+        <PlainFrame className="flex min-h-screen flex-col items-center justify-center p-6">
+          <NotFoundPage />
+        </PlainFrame>
+      </Route>
+    </Switch>
+  );
+}
+
+export function AppRouter() {
+  const { isLoading, isAuthenticated } = useAuth();
+  return (
+    <Switch>
+      <Route path="/login">
+        <Suspense fallback={<Spinner />}>
+          <LoginPage />
+        </Suspense>
+      </Route>
+      <Route path="/signup">
+        <Suspense fallback={<Spinner />}>
+          <SignupPage />
+        </Suspense>
+      </Route>
+      <Route>
+        {isLoading ? (
+          <Spinner label="Checking your sign-in" />
+        ) : isAuthenticated ? (
+          // One shell for every signed-in page: it is not remounted when the route changes, and a
+          // page still loading shows its spinner inside the page area, under the header.
+          <AppShell>
+            <Suspense fallback={<Spinner />}>
+              <Pages />
+            </Suspense>
+          </AppShell>
+        ) : (
+          <Suspense fallback={<Spinner />}>
+            <Pages />
+          </Suspense>
+        )}
+      </Route>
+    </Switch>
   );
 }

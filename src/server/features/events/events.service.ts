@@ -170,8 +170,9 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
           neighbourhood: input.neighbourhood,
           lat: input.lat,
           lng: input.lng,
-          price: input.price,
-          isFree: input.price === null || input.price === 0,
+          // Free only when the admin says so (price 0); no price is unknown, not free.
+          price: input.price === 0 ? null : input.price,
+          isFree: input.price === 0,
           attendeeCount: input.attendeeCount,
           isVerified: true,
           status: input.status,
@@ -202,7 +203,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       if (patch.title !== undefined) changes.title = patch.title;
       if (patch.category !== undefined) Object.assign(changes, { category: patch.category, categoryConfidence: 1 });
       if (patch.venue !== undefined) changes.venueName = patch.venue;
-      if (patch.price !== undefined) Object.assign(changes, { price: patch.price === 0 ? null : patch.price, isFree: patch.price === null || patch.price === 0 });
+      // A new price replaces the source's range and words about it.
+      if (patch.price !== undefined) Object.assign(changes, { price: patch.price === 0 ? null : patch.price, priceMax: null, priceNote: null, isFree: patch.price === 0 });
       if (patch.startDate !== undefined) {
         const start = new Date(patch.startDate);
         const duration = current.event.endDate.getTime() - current.event.startDate.getTime();

@@ -27,6 +27,11 @@ export interface CandidateEvent {
   lng?: number;
   /** Lowest ticket price in the source's currency; 0 or isFree for free events. */
   price?: number | null;
+  /** Highest ticket price, when the source gives a range or several offers. */
+  priceMax?: number | null;
+  /** How the price is meant, when the source's price field says so ('suggested donation'). */
+  priceNote?: string | null;
+  /** True only when the source says so; false when it says the event is not free. */
   isFree?: boolean;
   currency?: string;
   /** Tags or categories the source attached, used as hints by the classifier. */

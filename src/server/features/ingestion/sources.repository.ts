@@ -19,6 +19,8 @@ export interface EventItemFields {
   lng: number | null;
   geoApprox: boolean;
   price: number | null;
+  priceMax: number | null;
+  priceNote: string | null;
   isFree: boolean;
   imageUrl: string | null;
   sourceUrl: string | null;
@@ -86,6 +88,8 @@ const ITEM_COLUMNS: ColumnSpec<EventItemFields>[] = [
   ['lng', 'float8', (r) => r.lng],
   ['geo_approx', 'boolean', (r) => r.geoApprox],
   ['price', 'numeric', (r) => num(r.price)],
+  ['price_max', 'numeric', (r) => num(r.priceMax)],
+  ['price_note', 'text', (r) => r.priceNote],
   ['is_free', 'boolean', (r) => r.isFree],
   ['image_url', 'text', (r) => r.imageUrl],
   ['source_url', 'text', (r) => r.sourceUrl],
@@ -223,6 +227,8 @@ export function createSourcesRepository(db: Db) {
               lng: events.lng,
               geoApprox: events.geoApprox,
               price: events.price,
+              priceMax: events.priceMax,
+              priceNote: events.priceNote,
               isFree: events.isFree,
               imageUrl: events.imageUrl,
               sourceUrl: events.sourceUrl,
@@ -293,10 +299,12 @@ export function createSourcesRepository(db: Db) {
     /** Applies many updates in one statement: each row's id and the new values of its columns. */
     async updateEvents(rows: EventUpdate[]) {
       if (!rows.length) return;
+      // A new image address drops the kept copy of the old one; the image job fetches the new one.
       const set = sql.raw(
-        UPDATE_COLUMNS.slice(1)
-          .map(([name]) => `${name} = v.${name}`)
-          .join(', '),
+        [
+          'image_id = case when e.image_url is distinct from v.image_url then null else e.image_id end',
+          ...UPDATE_COLUMNS.slice(1).map(([name]) => `${name} = v.${name}`),
+        ].join(', '),
       );
       await db.execute(sql`update ${events} as e set ${set} from ${unnestRows(rows, UPDATE_COLUMNS)} where e.id = v.id`);
     },

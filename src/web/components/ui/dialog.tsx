@@ -9,9 +9,9 @@ export function Dialog(props: { open: boolean; onOpenChange: (open: boolean) => 
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
         <DialogPrimitive.Content
-          className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-border bg-card p-6 shadow-xl ${props.wide ? 'max-w-3xl' : 'max-w-lg'}`}
+          className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-border bg-card p-4 shadow-xl sm:p-6 ${props.wide ? 'max-w-3xl' : 'max-w-lg'}`}
         >
-          <DialogPrimitive.Title className="pr-8 text-xl font-bold">{props.title}</DialogPrimitive.Title>
+          <DialogPrimitive.Title className="pr-12 text-xl font-bold">{props.title}</DialogPrimitive.Title>
           {props.description ? (
             <DialogPrimitive.Description className="mt-1 text-sm text-muted-foreground">{props.description}</DialogPrimitive.Description>
           ) : (

@@ -223,19 +223,21 @@ function ReviewTable() {
       </div>
     );
   } else {
+    // A table from md up; below it each row stacks into a card (explicit roles keep it a table
+    // for screen readers whatever the display).
     body = (
-      <div className="overflow-x-auto rounded-lg border border-border">
-        <table className="w-full min-w-[640px] text-left text-sm">
-          <thead className="bg-muted text-xs uppercase tracking-wide text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2">Event</th>
-              <th scope="col" className="px-3 py-2">Source</th>
-              <th scope="col" className="px-3 py-2">Category</th>
-              <th scope="col" className="px-3 py-2">Status</th>
-              <th scope="col" className="px-3 py-2">Actions</th>
+      <div className="rounded-lg border border-border md:overflow-x-auto">
+        <table role="table" className="block w-full text-left text-sm md:table md:min-w-[640px]">
+          <thead role="rowgroup" className="sr-only bg-muted text-xs uppercase tracking-wide text-muted-foreground md:not-sr-only md:table-header-group">
+            <tr role="row">
+              <th role="columnheader" scope="col" className="px-3 py-2">Event</th>
+              <th role="columnheader" scope="col" className="px-3 py-2">Source</th>
+              <th role="columnheader" scope="col" className="px-3 py-2">Category</th>
+              <th role="columnheader" scope="col" className="px-3 py-2">Status</th>
+              <th role="columnheader" scope="col" className="px-3 py-2">Actions</th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-border">
+          <tbody role="rowgroup" className="block divide-y divide-border md:table-row-group">
             {pending.data.map((e) => (
               <ReviewRow key={e.id} event={e} when={formatEventWhen(e, config?.city.timeZone ?? e.timeZone, config?.city.locale)} onEdit={() => setEditing(e)} />
             ))}
@@ -260,41 +262,48 @@ function ReviewRow({ event, when, onEdit }: { event: EventSummary; when: string;
   const approve = useReviewEvent('approve');
   const reject = useReviewEvent('reject');
   const busy = approve.isPending || reject.isPending;
+  const cell = 'md:table-cell md:px-3 md:py-2 md:align-top';
   return (
-    <tr data-testid="review-row">
-      <td className="min-w-[10rem] px-3 py-2 align-top">
+    <tr role="row" data-testid="review-row" className="flex flex-wrap items-center gap-2 p-3 md:table-row md:p-0">
+      <td role="cell" className={`basis-full ${cell} md:min-w-[10rem]`}>
         <p className="font-medium">{event.title}</p>
         <p className="text-xs text-muted-foreground">{[when, event.venue].filter(Boolean).join(' · ')}</p>
       </td>
-      <td className="px-3 py-2 align-top">{event.sourceType}</td>
-      <td className="px-3 py-2 align-top">
+      <td role="cell" className={cell}>
+        {/* Stacked, the column header is out of sight: name the value (screen readers have the header). */}
+        <span aria-hidden className="mr-1 text-xs text-muted-foreground md:hidden">
+          Source
+        </span>
+        <span className="text-xs font-medium md:text-sm md:font-normal">{event.sourceType}</span>
+      </td>
+      <td role="cell" className={cell}>
         <CategoryChip category={event.category} className="border border-border shadow-none" />
       </td>
-      <td className="px-3 py-2 align-top">
+      <td role="cell" className={cell}>
         <span className="inline-flex whitespace-nowrap rounded-full bg-accent-soft px-2.5 py-1 text-xs font-semibold text-accent">Pending Review</span>
       </td>
-      <td className="px-3 py-2 align-top whitespace-nowrap">
-        <div className="flex w-[14.5rem] flex-wrap gap-1">
+      <td role="cell" className={`basis-full ${cell} md:whitespace-nowrap`}>
+        <div className="flex flex-wrap gap-1 md:w-[14.5rem]">
           <Button
             variant="outline"
-            className="px-2.5 text-success"
+            className="px-2.5 text-success max-md:px-2"
             disabled={busy}
             onClick={() => approve.mutate(event.id)}
           >
-            <Check className="h-4 w-4" aria-hidden />
+            <Check className="h-4 w-4 shrink-0" aria-hidden />
             Approve
           </Button>
           <Button
             variant="outline"
-            className="px-2.5 text-destructive"
+            className="px-2.5 text-destructive max-md:px-2"
             disabled={busy}
             onClick={() => reject.mutate(event.id)}
           >
-            <X className="h-4 w-4" aria-hidden />
+            <X className="h-4 w-4 shrink-0" aria-hidden />
             Reject
           </Button>
-          <Button variant="ghost" className="px-2.5" disabled={busy} onClick={onEdit}>
-            <Pencil className="h-4 w-4" aria-hidden />
+          <Button variant="ghost" className="px-2.5 max-md:px-2" disabled={busy} onClick={onEdit}>
+            <Pencil className="h-4 w-4 shrink-0" aria-hidden />
             Edit
           </Button>
         </div>

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { SignupBody } from '../../../contract/auth.ts';
-import { Button } from '../../components/ui/button.tsx';
+import { Button, buttonClass } from '../../components/ui/button.tsx';
+import { useCityConfig } from '../events/events.queries.ts';
+import { loginUrl } from './auth-gate.tsx';
 import { AuthFrame, Field, fieldErrors } from './auth-form.tsx';
 import { formError, useAuthSubmit } from './use-auth-submit.ts';
 
@@ -21,6 +23,7 @@ export default function SignupPage() {
   }
 
   const serverError = formError(submit.error);
+  const { data: config } = useCityConfig();
   return (
     <AuthFrame
       title="Create your account"
@@ -34,6 +37,15 @@ export default function SignupPage() {
         </>
       }
     >
+      {config?.oidc ? (
+        // Accounts come from the city's sign-in provider: there is no password to choose here.
+        <div className="grid gap-3">
+          <p className="text-sm text-muted-foreground">Accounts on this Townbeat are made with your organisation's sign-in. Continue there to create yours.</p>
+          <a href={loginUrl('/')} className={buttonClass('primary', 'w-full')}>
+            Continue to sign-in
+          </a>
+        </div>
+      ) : (
       <form onSubmit={onSubmit} noValidate>
         <div className="grid gap-x-3 sm:grid-cols-2">
           <Field name="firstName" label="First name" autoComplete="given-name" value={form.firstName} error={errors.firstName} onChange={set('firstName')} />
@@ -58,6 +70,7 @@ export default function SignupPage() {
           {submit.isPending ? 'Creating your account…' : 'Create account'}
         </Button>
       </form>
+      )}
     </AuthFrame>
   );
 }

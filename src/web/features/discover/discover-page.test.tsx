@@ -121,16 +121,29 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     expect(grid.getAttribute('aria-pressed')).toBe('false');
   });
 
-  it('checks every source type by default without filtering; unchecking one writes the rest', async () => {
+  it('lists only the source types with events, all checked and not filtering; unchecking one writes the rest', async () => {
     const fetch = api();
     const { location } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
     await waitFor(() => expect(cards()).toHaveLength(24));
     const group = screen.getByRole('group', { name: 'Source types' });
-    await waitFor(() => expect(within(group).getAllByRole('checkbox')).toHaveLength(5));
+    // The facets have meetup and municipal events, none from ical (nor facebook or eventbrite).
+    await waitFor(() => expect(within(group).getAllByRole('checkbox').map((b) => b.parentElement?.textContent)).toEqual(['meetup15', 'municipal15']));
     expect(within(group).getAllByRole('checkbox').every((b) => (b as HTMLInputElement).checked)).toBe(true);
     expect(fetch.mock.calls.some(([u]) => String(u).includes('sourceType='))).toBe(false);
-    fireEvent.click(within(group).getByRole('checkbox', { name: /^facebook/ }));
-    expect(location.history!.at(-1)).toBe('/dashboard?sourceType=meetup,municipal,eventbrite,ical');
+    fireEvent.click(within(group).getByRole('checkbox', { name: /^meetup/ }));
+    expect(location.history!.at(-1)).toBe('/dashboard?sourceType=municipal');
+  });
+
+  it('keeps a selected source type with no events in the list, unchecked back to all', async () => {
+    api();
+    const { location } = renderApp(<DiscoverPage />, { path: '/dashboard?sourceType=facebook,meetup', user: buildUser() });
+    const group = screen.getByRole('group', { name: 'Source types' });
+    await waitFor(() => expect(within(group).getAllByRole('checkbox')).toHaveLength(3));
+    const facebook = within(group).getByRole('checkbox', { name: /^facebook/ }) as HTMLInputElement;
+    expect(facebook.checked).toBe(true);
+    expect(within(group).getByText('facebook').parentElement?.textContent).toBe('facebook0');
+    fireEvent.click(facebook);
+    expect(location.history!.at(-1)).toBe('/dashboard?sourceType=meetup');
   });
 
   it('choosing custom dates clears them and shows two date inputs', async () => {
@@ -145,7 +158,7 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     expect(location.history!.at(-1)).toBe('/dashboard?dateRange=today');
   });
 
-  it('moving the distance slider sets the radius in miles', async () => {
+  it('moving the distance slider sets the radius in miles, singular at 1', async () => {
     api();
     const { location } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
     const slider = screen.getByLabelText('Distance') as HTMLInputElement;
@@ -153,6 +166,10 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     fireEvent.change(slider, { target: { value: '25' } });
     expect(location.history!.at(-1)).toBe('/dashboard?radius=25');
     expect(await screen.findByText('25 miles')).toBeTruthy();
+    fireEvent.change(slider, { target: { value: '1' } });
+    expect(location.history!.at(-1)).toBe('/dashboard?radius=1');
+    await waitFor(() => expect(slider.getAttribute('aria-valuetext')).toBe('1 mile'));
+    expect(screen.queryByText('1 miles')).toBeNull();
   });
 
   it('shows the empty state', async () => {

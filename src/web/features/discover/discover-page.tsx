@@ -46,15 +46,18 @@ function FiltersSheet({ open, onOpenChange, children, total }: { open: boolean; 
         <DialogPrimitive.Content className="fixed inset-y-0 left-0 z-50 flex w-[min(22rem,calc(100%-2rem))] flex-col bg-background shadow-xl">
           <DialogPrimitive.Title className="sr-only">Filters</DialogPrimitive.Title>
           <DialogPrimitive.Description className="sr-only">Narrow the events by category, source, date and distance.</DialogPrimitive.Description>
+          {/* The close button has a bar of its own, so it covers none of the panel (its 'Clear all'). */}
+          <div className="flex justify-end border-b border-border bg-card px-3 py-1">
+            <DialogPrimitive.Close aria-label="Close filters" className="inline-flex h-11 w-11 items-center justify-center rounded-lg hover:bg-muted">
+              <X className="h-5 w-5" aria-hidden />
+            </DialogPrimitive.Close>
+          </div>
           <div className="flex-1 overflow-y-auto p-3">{children}</div>
           <div className="flex gap-2 border-t border-border bg-card p-3">
             <DialogPrimitive.Close className={buttonClass('primary', 'flex-1')}>
               {total === undefined ? 'Show events' : `Show ${total.toLocaleString('en-US')} ${total === 1 ? 'event' : 'events'}`}
             </DialogPrimitive.Close>
           </div>
-          <DialogPrimitive.Close aria-label="Close filters" className="absolute right-3 top-3 inline-flex h-11 w-11 items-center justify-center rounded-lg hover:bg-muted">
-            <X className="h-5 w-5" aria-hidden />
-          </DialogPrimitive.Close>
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>
@@ -111,6 +114,9 @@ export default function DiscoverPage() {
 
   const list = useEventList(listQuery, !nothingSelected);
   const facets = useEventFacets(facetQuery);
+  // The same call with no filter: which source types this city has events from at all (the
+  // panel lists only those). With no filter set it is the query above, fetched once.
+  const cityFacets = useEventFacets('');
   const stats = useEventStats();
   const recommended = useRecommendedEvents(Boolean(user));
 
@@ -123,7 +129,14 @@ export default function DiscoverPage() {
   const view = filters.view;
 
   const panel = (
-    <FilterPanel api={api} facets={facets.data} facetsLoading={facets.isPending} distanceUnit={config?.city.distanceUnit} />
+    <FilterPanel
+      api={api}
+      facets={facets.data}
+      facetsLoading={facets.isPending}
+      available={cityFacets.data}
+      availableLoading={cityFacets.isPending}
+      distanceUnit={config?.city.distanceUnit}
+    />
   );
 
   return (
@@ -205,9 +218,15 @@ export default function DiscoverPage() {
 
           <section aria-labelledby="all-events-heading" aria-busy={initialLoading || updating}>
             <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
-              <h2 id="all-events-heading" className="text-xl font-bold">
-                All Events{total !== undefined ? ` (${total.toLocaleString('en-US')})` : ''}
-              </h2>
+              <div className="flex flex-wrap items-baseline gap-x-2">
+                <h2 id="all-events-heading" aria-describedby="all-events-note" className="text-xl font-bold">
+                  All Events{total !== undefined ? ` (${total.toLocaleString('en-US')})` : ''}
+                </h2>
+                {/* The total counts listings: a recurring series is one card, so it counts once. */}
+                <p id="all-events-note" className="text-xs text-muted-foreground">
+                  A recurring series counts once
+                </p>
+              </div>
               {filters.search && (
                 <p className="text-sm text-muted-foreground">
                   Results for <q className="font-medium text-foreground">{filters.search}</q>

@@ -17,13 +17,23 @@ export function categoryOptions(facets: EventFacets | undefined): string[] {
   return [...CATEGORIES, ...extra.sort()];
 }
 
-/** Source types in the panel: the spec's four always, then any other kind the server has. */
-export function sourceTypeOptions(facets: EventFacets | undefined, selected: string[] | null): string[] {
-  const known = new Set<string>(OFFERED_SOURCE_TYPES);
-  const extra = new Set<string>();
-  for (const s of facets?.sourceTypes ?? []) if (!known.has(s.value)) extra.add(s.value);
-  for (const s of selected ?? []) if (!known.has(s)) extra.add(s);
-  return [...OFFERED_SOURCE_TYPES, ...[...extra].sort()];
+/**
+ * Source types in the panel: those with upcoming events in this city (`available`, the facets of
+ * no filter), the spec's order first and any other kind after; plus any selected in the URL, so a
+ * source that has run out of events can still be unchecked. Unknown (not loaded, or failed): the
+ * spec's four.
+ */
+export function sourceTypeOptions(available: EventFacets | undefined, selected: string[] | null): string[] {
+  const order: readonly string[] = OFFERED_SOURCE_TYPES;
+  const present = new Set(available ? available.sourceTypes.filter((s) => s.count > 0).map((s) => s.value) : order);
+  for (const s of selected ?? []) present.add(s);
+  return [...order.filter((s) => present.has(s)), ...[...present].filter((s) => !order.includes(s)).sort()];
+}
+
+/** A distance with its unit, singular or plural: '1 mile', '10 miles', '1 km'. */
+export function formatDistance(n: number, unit: 'mi' | 'km'): string {
+  if (unit === 'km') return `${n} km`;
+  return `${n} ${n === 1 ? 'mile' : 'miles'}`;
 }
 
 /**
@@ -36,10 +46,26 @@ export function toggleSourceType(selected: string[] | null, options: string[], v
   return options.every((o) => next.includes(o)) ? null : next;
 }
 
+function SkeletonRows({ count }: { count: number }) {
+  return (
+    <div aria-hidden>
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className="flex min-h-11 items-center gap-3 px-2">
+          <span className="h-4 w-4 rounded bg-muted" />
+          <span className="h-4 w-20 animate-pulse rounded bg-muted" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
 function Count({ value, loading }: { value: number | undefined; loading: boolean }) {
   if (loading && value === undefined) return <span className="ml-auto h-4 w-6 animate-pulse rounded bg-muted" aria-hidden />;
   return <span className="ml-auto rounded-full bg-muted px-2 text-xs tabular-nums text-muted-foreground">{value ?? 0}</span>;
 }
+
+/** While the city's source types load: none known yet (the selected ones still show). */
+const NO_FACETS: EventFacets = { categories: [], sourceTypes: [], total: 0 };
 
 const boxRow = 'flex min-h-11 cursor-pointer items-center gap-3 rounded-md px-2 text-sm hover:bg-muted';
 const legend = 'mb-1 text-sm font-semibold';
@@ -49,12 +75,18 @@ export function FilterPanel({
   api,
   facets,
   facetsLoading,
+  available,
+  availableLoading = false,
   distanceUnit = 'mi',
   headingId,
 }: {
   api: DiscoverFiltersApi;
+  /** Counts for the current filters (each facet leaves its own filter out). */
   facets: EventFacets | undefined;
   facetsLoading: boolean;
+  /** Counts with no filter: which source types this city has events from. */
+  available?: EventFacets | undefined;
+  availableLoading?: boolean;
   distanceUnit?: 'mi' | 'km';
   headingId?: string;
 }) {
@@ -62,10 +94,9 @@ export function FilterPanel({
   const uid = useId();
   const categoryCounts = new Map((facets?.categories ?? []).map((c) => [c.value, c.count]));
   const sourceCounts = new Map((facets?.sourceTypes ?? []).map((c) => [c.value, c.count]));
-  const sources = sourceTypeOptions(facets, filters.sourceTypes);
+  const sources = sourceTypeOptions(availableLoading ? NO_FACETS : available, filters.sourceTypes);
   const active =
     filters.categories.length > 0 || filters.sourceTypes !== null || filters.dateRange !== null || filters.radius !== null;
-  const unitWord = distanceUnit === 'km' ? 'km' : 'miles';
   const radius = filters.radius ?? RADIUS_DEFAULT;
 
   return (
@@ -103,6 +134,8 @@ export function FilterPanel({
 
       <fieldset className="mb-4">
         <legend className={legend}>Source types</legend>
+        {availableLoading && sources.length === 0 && <SkeletonRows count={3} />}
+        {!availableLoading && sources.length === 0 && <p className="px-2 py-2 text-sm text-muted-foreground">No events from any source yet.</p>}
         {sources.map((s) => {
           const checked = filters.sourceTypes === null || filters.sourceTypes.includes(s);
           return (
@@ -166,7 +199,7 @@ export function FilterPanel({
             Distance
           </label>
           <output htmlFor={`${uid}-distance`} className="text-sm text-muted-foreground" aria-live="polite">
-            {filters.radius === null ? 'Any distance' : `${filters.radius} ${unitWord}`}
+            {filters.radius === null ? 'Any distance' : formatDistance(filters.radius, distanceUnit)}
           </output>
         </div>
         <input
@@ -176,14 +209,12 @@ export function FilterPanel({
           max={RADIUS_MAX}
           step={1}
           value={radius}
-          aria-valuetext={filters.radius === null ? `Any distance (slide to limit, ${RADIUS_DEFAULT} ${unitWord})` : `${radius} ${unitWord}`}
+          aria-valuetext={filters.radius === null ? `Any distance (slide to limit, ${formatDistance(RADIUS_DEFAULT, distanceUnit)})` : formatDistance(radius, distanceUnit)}
           onChange={(e) => api.setRadius(Number(e.target.value))}
           className="h-11 w-full accent-[var(--primary)]"
         />
         <div className="flex items-center justify-between text-xs text-muted-foreground">
-          <span>
-            {RADIUS_MIN} {unitWord}
-          </span>
+          <span>{formatDistance(RADIUS_MIN, distanceUnit)}</span>
           {filters.radius !== null ? (
             <button type="button" onClick={() => api.setRadius(null)} className="min-h-11 px-2 font-medium text-primary hover:underline">
               Any distance
@@ -191,9 +222,7 @@ export function FilterPanel({
           ) : (
             <span>from you, or the city centre</span>
           )}
-          <span>
-            {RADIUS_MAX} {unitWord}
-          </span>
+          <span>{formatDistance(RADIUS_MAX, distanceUnit)}</span>
         </div>
       </div>
     </section>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toggleSourceType, sourceTypeOptions } from './filter-panel.tsx';
+import { formatDistance, toggleSourceType, sourceTypeOptions } from './filter-panel.tsx';
 import { dateWindow, filterParams, listParams, parseFilters, type QueryContext } from './use-discover-filters.ts';
 import { formatUptime } from './production-status.tsx';
 
@@ -70,17 +70,33 @@ describe('query parameters', () => {
 });
 
 describe('source-type boxes', () => {
-  const facets = { categories: [], sourceTypes: [{ value: 'meetup', count: 3 }, { value: 'ical', count: 2 }], total: 5 };
-  it('list the four offered kinds, then any other kind the server has', () => {
-    expect(sourceTypeOptions(facets, null)).toEqual(['facebook', 'meetup', 'municipal', 'eventbrite', 'ical']);
+  const facets = { categories: [], sourceTypes: [{ value: 'meetup', count: 3 }, { value: 'ical', count: 2 }, { value: 'facebook', count: 0 }], total: 5 };
+  it('list only the kinds this city has events from, the spec order first', () => {
+    expect(sourceTypeOptions(facets, null)).toEqual(['meetup', 'ical']);
+    expect(sourceTypeOptions({ ...facets, sourceTypes: [...facets.sourceTypes, { value: 'eventbrite', count: 1 }] }, null)).toEqual(['meetup', 'eventbrite', 'ical']);
+  });
+  it('keep a selected kind that has no events, so it can be unchecked', () => {
+    expect(sourceTypeOptions(facets, ['facebook', 'rss'])).toEqual(['facebook', 'meetup', 'ical', 'rss']);
+  });
+  it("fall back to the spec's four when the city's kinds are unknown", () => {
     expect(sourceTypeOptions(undefined, ['rss'])).toEqual(['facebook', 'meetup', 'municipal', 'eventbrite', 'rss']);
   });
   it('unchecking one from no filter writes the explicit rest; checking the last one returns to no filter', () => {
-    const options = sourceTypeOptions(facets, null);
+    const options = sourceTypeOptions(undefined, null);
     const next = toggleSourceType(null, options, 'facebook', false);
-    expect(next).toEqual(['meetup', 'municipal', 'eventbrite', 'ical']);
+    expect(next).toEqual(['meetup', 'municipal', 'eventbrite']);
     expect(toggleSourceType(next, options, 'facebook', true)).toBeNull();
     expect(toggleSourceType(['meetup'], options, 'meetup', false)).toEqual([]);
+  });
+});
+
+describe('formatDistance', () => {
+  it('says mile for one and miles otherwise; km either way', () => {
+    expect(formatDistance(1, 'mi')).toBe('1 mile');
+    expect(formatDistance(2, 'mi')).toBe('2 miles');
+    expect(formatDistance(50, 'mi')).toBe('50 miles');
+    expect(formatDistance(1, 'km')).toBe('1 km');
+    expect(formatDistance(25, 'km')).toBe('25 km');
   });
 });
 

@@ -25,11 +25,11 @@ describe('LandingPage (signed out)', () => {
     expect(h1s[0]?.textContent).toBe('Never Miss Another Perfect Event');
   });
 
-  it('offers sign-in calls to action, not the dashboard', () => {
+  it('offers sign-up calls to action, not the dashboard', () => {
     renderSignedOut();
-    expect(screen.getByRole('button', { name: 'Get Started' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: /Discover Events Now/ })).toBeTruthy();
-    expect(screen.getByRole('button', { name: /Get Started for Free/ })).toBeTruthy();
+    for (const name of ['Get Started', 'Discover Events Now', 'Get Started for Free']) {
+      expect(screen.getByRole('link', { name }).getAttribute('href')).toBe('/signup');
+    }
     expect(screen.queryByRole('link', { name: /Go to Dashboard/ })).toBeNull();
   });
 
@@ -189,7 +189,7 @@ describe('LandingPage (signed in)', () => {
     const links = screen.getAllByRole('link', { name: /Go to Dashboard/ });
     expect(links).toHaveLength(3);
     for (const l of links) expect(l.getAttribute('href')).toBe('/dashboard');
-    expect(screen.queryByRole('button', { name: 'Get Started' })).toBeNull();
-    expect(screen.queryByRole('button', { name: /Get Started for Free/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Get Started' })).toBeNull();
+    expect(screen.queryByRole('link', { name: /Get Started for Free/ })).toBeNull();
   });
 });

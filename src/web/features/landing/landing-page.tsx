@@ -95,9 +95,8 @@ const exampleFeed: { title: string; when: string; where: string; category: strin
   { title: 'Last Thursday Art Walk', when: 'Thu, 6:00 PM', where: 'Alberta Arts', category: 'Arts', colour: 'var(--cat-arts)' },
 ];
 
-function goToLogin() {
-  window.location.href = '/api/login';
-}
+/** Where the calls to action take a new visitor: the sign-up page (it links to sign-in). */
+const SIGN_UP_PATH = '/signup';
 
 function scrollToDemos() {
   document.getElementById('demos')?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
@@ -149,7 +148,9 @@ export default function LandingPage() {
           {isAuthenticated ? (
             <DashboardLink />
           ) : (
-            <Button onClick={goToLogin}>Get Started</Button>
+            <Link href={SIGN_UP_PATH} className={buttonClass('primary')}>
+              Get Started
+            </Link>
           )}
         </div>
       </header>
@@ -181,10 +182,10 @@ export default function LandingPage() {
                 {isAuthenticated ? (
                   <DashboardLink className="px-6 text-base" />
                 ) : (
-                  <Button onClick={goToLogin} className="px-6 text-base">
+                  <Link href={SIGN_UP_PATH} className={buttonClass('primary', 'px-6 text-base')}>
                     Discover Events Now
                     <ArrowRight aria-hidden="true" className="size-4" />
-                  </Button>
+                  </Link>
                 )}
                 <Button variant="outline" onClick={scrollToDemos} className="px-6 text-base">
                   <PlayCircle aria-hidden="true" className="size-4" />
@@ -300,10 +301,10 @@ export default function LandingPage() {
                 {isAuthenticated ? (
                   <DashboardLink className="px-6 text-base" />
                 ) : (
-                  <Button onClick={goToLogin} className="px-6 text-base">
+                  <Link href={SIGN_UP_PATH} className={buttonClass('primary', 'px-6 text-base')}>
                     Get Started for Free
                     <ArrowRight aria-hidden="true" className="size-4" />
-                  </Button>
+                  </Link>
                 )}
               </div>
             </div>

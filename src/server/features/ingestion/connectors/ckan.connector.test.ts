@@ -80,7 +80,8 @@ describe('ckan connector', () => {
     expect(seeds!.isFree).toBeUndefined();
     expect(seeds!.categories).toEqual(['Adults', 'Families']);
 
-    expect(talk).toMatchObject({ title: 'Author Talk: Rivers of the Willamette Valley', price: 5, lat: 45.519018 });
+    // Cost "$5 suggested donation".
+    expect(talk).toMatchObject({ title: 'Author Talk: Rivers of the Willamette Valley', price: 5, priceNote: 'suggested donation', lat: 45.519018 });
     expect(talk!.start.toISOString()).toBe('2026-06-25T01:30:00.000Z');
   });
 

@@ -47,6 +47,19 @@ describe('parseCsv', () => {
     expect(parseCsv(CSV, mapping, { timeZone: 'Europe/Berlin' }).candidates.map((c) => c.externalId)).toEqual(candidates.map((c) => c.externalId));
   });
 
+  it('reads price columns as organisers fill them: ranges, notes, free words, decimal commas', () => {
+    const rows = ['Title,Start,Price', 'A,2026-05-01 19:00,$12-15', 'B,2026-05-02 19:00,$5 suggested donation', 'C,2026-05-03 19:00,Free with RSVP', 'D,2026-05-04 19:00,"8,50"', 'E,2026-05-05 19:00,Pay what you can', 'F,2026-05-06 19:00,See website'];
+    const { candidates } = parseCsv(rows.join('\n'), { title: 'Title', start: 'Start', price: 'Price' }, { timeZone: 'UTC' });
+    const by = (t: string) => candidates.find((c) => c.title === t)!;
+    expect(by('A')).toMatchObject({ price: 12, priceMax: 15, isFree: false });
+    expect(by('B')).toMatchObject({ price: 5, priceNote: 'suggested donation', isFree: false });
+    expect(by('C')).toMatchObject({ price: 0, isFree: true, priceNote: 'with RSVP' });
+    expect(by('D')).toMatchObject({ price: 8.5, isFree: false });
+    expect(by('E')).toMatchObject({ priceNote: 'pay what you can', isFree: false });
+    expect(by('E').price).toBeUndefined();
+    expect([by('F').price, by('F').isFree]).toEqual([undefined, undefined]);
+  });
+
   it('reads US and European dates, semicolon-separated files, and an id column', () => {
     const us = parseCsv('Name,When,Id\nBBQ,07/04/2026 5:30 PM,bbq-1\nBad,13/01/2026,x\n', { title: 'Name', start: 'When', id: 'Id' }, { timeZone: 'America/New_York', dateFormat: 'us' });
     expect(us.candidates.map((c) => [c.externalId, iso(c.start)])).toEqual([['bbq-1', '2026-07-04T21:30:00.000Z']]);

@@ -60,6 +60,8 @@ describe('eventbrite connector', () => {
     expect(fair!.start.toISOString()).toBe('2026-06-13T17:00:00.000Z');
     expect(fair!.end?.toISOString()).toBe('2026-06-13T23:00:00.000Z');
     expect(fair!.isFree).toBeUndefined();
+    // ticket_availability minimum $12.00, maximum $20.00.
+    expect(fair!.priceMax).toBe(20);
     expect(fair!.description).toContain('<strong>Kids under 12 free.</strong>');
     expect(fair!.imageUrl).toMatch(/^https:\/\/img\.evbuc\.com\/.*original\.jpg/);
 

@@ -128,14 +128,16 @@ function toCandidate(raw: unknown): CandidateEvent | undefined {
 
   const tickets = rec(e.ticket_availability);
   const minimum = rec(tickets?.minimum_ticket_price);
-  const cents = num(minimum?.value);
-  const lowest = num(minimum?.major_value) ?? (cents !== undefined ? cents / 100 : undefined);
+  const lowest = ticketPrice(minimum);
+  const highest = ticketPrice(rec(tickets?.maximum_ticket_price));
   if (e.is_free === true || tickets?.is_free === true) {
     candidate.isFree = true;
     candidate.price = 0;
   } else if (lowest !== undefined && lowest >= 0) {
     candidate.price = lowest;
-    if (lowest === 0) candidate.isFree = true;
+    if (highest !== undefined && highest > lowest) candidate.priceMax = highest;
+    // A free ticket beside paid ones is a range from 0, not a free event.
+    else if (lowest === 0) candidate.isFree = true;
   }
   const currency = str(minimum?.currency) ?? str(e.currency);
   if (currency) candidate.currency = currency;
@@ -145,6 +147,12 @@ function toCandidate(raw: unknown): CandidateEvent | undefined {
   const status = str(e.status)?.toLowerCase();
   if (status === 'canceled' || status === 'cancelled') candidate.cancelled = true;
   return candidate;
+}
+
+/** A ticket price object: `major_value` as text ("12.00"), else `value` in cents. */
+function ticketPrice(p: Json | undefined): number | undefined {
+  const cents = num(p?.value);
+  return num(p?.major_value) ?? (cents !== undefined ? cents / 100 : undefined);
 }
 
 /** { timezone, local, utc }: the UTC instant, else the local wall clock in its zone. */

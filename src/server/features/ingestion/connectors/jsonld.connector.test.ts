@@ -163,12 +163,27 @@ describe('jsonld connector on inline pages', () => {
     expect(fest.title).toBe('Lichtfest & Konzert');
     expect([iso(fest.start), iso(fest.end)]).toEqual(['2026-02-14T17:00:00.000Z', '2026-02-14T21:00:00.000Z']);
     expect([fest.venueName, fest.address, fest.lat, fest.lng]).toEqual(['Town Hall', 'Marktplatz 1, Leipzig, 04109, DE', 51.3406, 12.3747]);
-    expect([fest.price, fest.currency, fest.isFree]).toEqual([9, 'EUR', false]);
+    expect([fest.price, fest.priceMax, fest.currency, fest.isFree]).toEqual([9, 18.5, 'EUR', false]);
     expect(fest.imageUrl).toBe(server.url('/img/lichtfest.jpg'));
     expect(fest.categories).toEqual(['Festival', 'Licht', 'Musik']);
     const open = candidates.find((c) => c.title === 'Open Day')!;
     expect([open.price, open.isFree, open.allDay, iso(open.start), iso(open.end)]).toEqual([0, true, true, '2026-02-19T23:00:00.000Z', '2026-02-20T23:00:00.000Z']);
     expect(candidates.find((c) => c.title === 'Called off')!.cancelled).toBe(true);
+  });
+
+  it('price ranges: AggregateOffer low/highPrice, PriceSpecification min/maxPrice, a free tier beside paid ones', async () => {
+    const events = JSON.stringify([
+      { '@context': 'https://schema.org', '@type': 'MusicEvent', name: 'Range', startDate: '2026-03-01T20:00:00Z', url: 'https://example.org/e/range', offers: { '@type': 'AggregateOffer', lowPrice: '12', highPrice: '15', priceCurrency: 'USD' } },
+      { '@context': 'https://schema.org', '@type': 'Event', name: 'Spec', startDate: '2026-03-02T20:00:00Z', url: 'https://example.org/e/spec', offers: { '@type': 'Offer', priceSpecification: { '@type': 'PriceSpecification', minPrice: 10, maxPrice: 20, priceCurrency: 'USD' } } },
+      { '@context': 'https://schema.org', '@type': 'Event', name: 'Tiers', startDate: '2026-03-03T20:00:00Z', url: 'https://example.org/e/tiers', offers: [{ '@type': 'Offer', price: 0 }, { '@type': 'Offer', price: '15.00' }] },
+      { '@context': 'https://schema.org', '@type': 'Event', name: 'Paid', startDate: '2026-03-04T20:00:00Z', url: 'https://example.org/e/paid', isAccessibleForFree: false },
+    ]);
+    const { candidates } = await runInline('ranges', page(events));
+    const by = (title: string) => candidates.find((c) => c.title === title)!;
+    expect([by('Range').price, by('Range').priceMax, by('Range').isFree]).toEqual([12, 15, false]);
+    expect([by('Spec').price, by('Spec').priceMax]).toEqual([10, 20]);
+    expect([by('Tiers').price, by('Tiers').priceMax, by('Tiers').isFree]).toEqual([0, 15, false]);
+    expect([by('Paid').price, by('Paid').isFree]).toEqual([undefined, false]);
   });
 
   it('VirtualLocation is an online event; a Place next to it wins', async () => {

@@ -70,7 +70,9 @@ describe('mobilizon connector', () => {
     expect(tools!.description).toContain('<p>Tour the shelves');
 
     expect(potluck).toMatchObject({ price: 0, isFree: true, currency: 'USD', lat: 45.5709, lng: -122.6521 });
-    expect(choir).toMatchObject({ cancelled: true, price: 5, currency: 'USD', categories: ['music', 'Choir'] });
+    // Two offers, $10 and $5: the lowest and the highest.
+    expect(choir).toMatchObject({ cancelled: true, price: 5, priceMax: 10, currency: 'USD', categories: ['music', 'Choir'] });
+    expect(potluck!.priceMax).toBeUndefined();
   });
 
   it("reads one group's organized events", async () => {

@@ -159,7 +159,9 @@ function toCandidate(raw: unknown): CandidateEvent | undefined {
   const prices = offers.map((o) => num(o?.price)).filter((p): p is number => p !== undefined && p >= 0);
   if (prices.length) {
     candidate.price = Math.min(...prices);
-    if (candidate.price === 0) candidate.isFree = true;
+    const highest = Math.max(...prices);
+    if (highest > candidate.price) candidate.priceMax = highest;
+    else if (highest === 0) candidate.isFree = true;
     const currency = str(offers.find((o) => num(o?.price) === candidate.price)?.priceCurrency);
     if (currency) candidate.currency = currency;
   }

@@ -157,7 +157,7 @@ describe('open-data record mapping', () => {
     )!;
     expect(c.start.toISOString()).toBe('2026-07-04T23:30:00.000Z');
     expect(c.end?.toISOString()).toBe('2026-07-05T02:00:00.000Z');
-    expect(c).toMatchObject({ lat: 41.8781, lng: -87.6298, address: '50 W Washington St, Chicago, IL 60602', price: 5, categories: ['Music', 'Food'] });
+    expect(c).toMatchObject({ lat: 41.8781, lng: -87.6298, address: '50 W Washington St, Chicago, IL 60602', price: 5, priceMax: 10, categories: ['Music', 'Food'] });
     expect(c.allDay).toBeUndefined();
   });
 

@@ -23,8 +23,8 @@
 // GET {host}/resource/{dataset}.json?$where=<start in window>&$order=<start>,:id&$limit=&$offset=
 // Pages until a short page (at most 20). Floating timestamps (no offset) are read in
 // config.timeZone, else the city's zone; a date with no time (or a midnight floating timestamp
-// with no startTime column) is an all-day event. price: a number, or text such as "Free" or
-// "$5 - $10" (the lowest); category: a list or text split on , ; |; status: "cancel..." cancels.
+// with no startTime column) is an all-day event. price: a number, or text such as "Free",
+// "$5 - $10" (5 to 10) or "$5 suggested donation" (read as pipeline/price.ts reads a price column); category: a list or text split on , ; |; status: "cancel..." cancels.
 
 import { z } from 'zod';
 import { wallClock, zonedToUtc } from '../../../../contract/time.ts';
@@ -36,6 +36,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
+import { priceFromText } from '../pipeline/price.ts';
 import { readConfig, rec, requestJson } from './api.ts';
 
 const PROVIDER = 'Socrata';
@@ -115,11 +116,7 @@ export function mapOpenDataRecord(record: Record<string, unknown>, mapping: Open
     candidate.lat = lat;
     candidate.lng = lng;
   }
-  const price = readPrice(field('price'));
-  if (price !== undefined) {
-    candidate.price = price;
-    if (price === 0) candidate.isFree = true;
-  }
+  Object.assign(candidate, readPrice(field('price')));
   const categories = list(field('category'));
   if (categories.length) candidate.categories = categories;
   if (/cancel/i.test(text(field('status')) ?? '')) candidate.cancelled = true;
@@ -217,13 +214,19 @@ function list(v: unknown): string[] {
   return [...new Set(parts.map((p) => p?.trim()).filter((p): p is string => Boolean(p)))];
 }
 
-function readPrice(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v : undefined;
+/** A price column: a number, or text such as "Free", "$25.00", "$5 - $10", "$5 suggested donation". */
+function readPrice(v: unknown): Pick<CandidateEvent, 'price' | 'priceMax' | 'priceNote' | 'isFree'> {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? { price: v, ...(v === 0 ? { isFree: true } : {}) } : {};
   const s = text(v);
-  if (!s) return undefined;
-  if (/\b(free|no charge|no cost|gratis)\b/i.test(s)) return 0;
-  const amounts = (s.replace(/,(?=\d{3}\b)/g, '').match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
-  return amounts.length ? Math.min(...amounts) : undefined;
+  if (!s) return {};
+  const p = priceFromText(s, { field: true });
+  if (p.isFree) return { price: 0, isFree: true, ...(p.note ? { priceNote: p.note } : {}) };
+  const out: Pick<CandidateEvent, 'price' | 'priceMax' | 'priceNote' | 'isFree'> = {};
+  if (p.price !== null) out.price = p.price;
+  if (p.priceMax !== null) out.priceMax = p.priceMax;
+  if (p.note) out.priceNote = p.note;
+  if (p.isFree === false && p.price === null) out.isFree = false;
+  return out;
 }
 
 /** A point: GeoJSON {type: Point, coordinates: [lng, lat]}, Socrata's legacy location, or WKT. */

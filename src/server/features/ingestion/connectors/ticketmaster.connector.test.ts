@@ -94,6 +94,8 @@ describe.skipIf(!existsSync(API))('ticketmaster connector on real recorded Disco
     });
     expect(baseball.start.toISOString()).toBe('2016-05-20T19:00:00.000Z');
     expect(baseball.isFree).toBeUndefined();
+    // priceRanges [{ min: 3, max: 7 }]: the lowest and the highest.
+    expect(baseball.priceMax).toBe(7);
     expect(baseball.cancelled).toBeUndefined();
     expect(baseball.description).toContain('Due to inclement weather');
     expect(baseball.imageUrl).toMatch(/^http:\/\/s1\.ticketm\.net\/dam\/a\/0fb\/.*_16_9\.jpg$/);
@@ -102,7 +104,7 @@ describe.skipIf(!existsSync(API))('ticketmaster connector on real recorded Disco
     const cruise = byId.get('1Ae7ZfdGkSp307Y')!;
     expect(cruise.allDay).toBe(true);
     expect(cruise.start.toISOString()).toBe('2016-05-20T05:00:00.000Z');
-    expect(cruise).toMatchObject({ price: 23.66, venueName: "Chicago Architecture Foundation - Chicago's First Lady", lat: 41.8786394, lng: -87.624808 });
+    expect(cruise).toMatchObject({ price: 23.66, priceMax: 43.53, venueName: "Chicago Architecture Foundation - Chicago's First Lady", lat: 41.8786394, lng: -87.624808 });
     expect(cruise.categories).toEqual(['Miscellaneous']);
 
     // Ongoing since 2015 with an end in August 2016: still in the window; no venue embedded.
@@ -119,7 +121,7 @@ describe.skipIf(!existsSync(API))('ticketmaster connector on real recorded Disco
     expect(cancun.lat).toBeUndefined();
 
     // The event seen on both pages comes once, from page 0.
-    expect(byId.get('vv17FZfdGkSrrMju')).toMatchObject({ title: 'Susquehanna Breakdown RV Pass', price: 125, venueName: 'The  Pavilion at Montage Mountain' });
+    expect(byId.get('vv17FZfdGkSrrMju')).toMatchObject({ title: 'Susquehanna Breakdown RV Pass', price: 125, priceMax: 150, venueName: 'The  Pavilion at Montage Mountain' });
   });
 
   it('stops after the first page when the recorded page is the last one', async () => {

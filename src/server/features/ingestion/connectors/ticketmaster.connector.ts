@@ -165,7 +165,10 @@ function toCandidate(raw: unknown, cityZone: string): CandidateEvent | undefined
   const mins = ranges.map((r) => num(r?.min)).filter((n): n is number => n !== undefined && n >= 0);
   if (mins.length) {
     candidate.price = Math.min(...mins);
-    if (candidate.price === 0) candidate.isFree = true;
+    const maxes = ranges.map((r) => num(r?.max)).filter((n): n is number => n !== undefined && n >= 0);
+    const highest = Math.max(candidate.price, ...maxes);
+    if (highest > candidate.price) candidate.priceMax = highest;
+    if (highest === 0) candidate.isFree = true;
     const currency = str(ranges[0]?.currency);
     if (currency) candidate.currency = currency;
   }

@@ -17,6 +17,16 @@ export const DEMO_URL_PREFIX = 'demo://feeds/';
 /** <repo>/demo/feeds, from this file's place in src/server/features/ingestion/demo/. */
 export const DEFAULT_DEMO_DIR = fileURLToPath(new URL('../../../../../demo/feeds/', import.meta.url));
 
+/**
+ * Where the demo feeds' pictures live: the demo's own (non-existent) web address, so the feeds
+ * name them as any source names its images (an absolute http(s) URL, or a path relative to the
+ * page), and the demo reader answers them from <repo>/demo/images without touching the network.
+ */
+export const DEMO_IMAGE_URL_PREFIX = 'https://demo.townbeat.local/images/demo/';
+export const DEFAULT_DEMO_IMAGE_DIR = fileURLToPath(new URL('../../../../../demo/images/', import.meta.url));
+/** Whether an image address is one of the demo's own pictures (invented Townbeat content). */
+export const isDemoImageUrl = (url: string) => url.startsWith(DEMO_IMAGE_URL_PREFIX);
+
 const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of a calendar date (no zone: pure calendar arithmetic). */
@@ -183,6 +193,8 @@ const CONTENT_TYPES: Record<string, string> = {
   json: 'application/json; charset=utf-8',
 };
 const FILE_NAME = /^[a-z0-9-]+\.(ics|csv|html|rss|xml|json)$/;
+const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+const IMAGE_NAME = /^[a-z0-9-]+\.(jpg|png|webp)$/;
 
 function result(status: number, url: string, headers: Record<string, string>, body: Buffer): FetchResult {
   return { status, url, headers, body, text: () => body.toString('utf8') };
@@ -196,16 +208,38 @@ function header(init: SafeFetchInit | undefined, name: string): string | undefin
 export interface DemoFetchOptions {
   /** Folder holding the demo feeds; default <repo>/demo/feeds. */
   dir?: string;
+  /** Folder holding the demo's pictures; default <repo>/demo/images. */
+  imageDir?: string;
   now: () => Date;
   timeZone: string;
   /** Where every URL that is not demo://feeds/... goes. */
   next: SafeFetch;
 }
 
-/** A SafeFetch that answers demo://feeds/<file> from the demo folder, dates shifted, and passes the rest on. */
+/** The demo's pictures, byte for byte, as a web server would send them. */
+async function demoImage(url: string, dir: string): Promise<FetchResult> {
+  const name = url.slice(DEMO_IMAGE_URL_PREFIX.length).split(/[?#]/)[0] ?? '';
+  const notFound = () => result(404, url, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from('not found'));
+  if (!IMAGE_NAME.test(name)) return notFound();
+  let body: Buffer;
+  try {
+    body = await readFile(join(dir, name));
+  } catch {
+    return notFound();
+  }
+  const ext = name.slice(name.lastIndexOf('.') + 1);
+  return result(200, url, { 'content-type': IMAGE_TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'max-age=86400' }, body);
+}
+
+/**
+ * A SafeFetch that answers demo://feeds/<file> from the demo folder, dates shifted, and the
+ * demo's pictures (DEMO_IMAGE_URL_PREFIX) from demo/images; it passes the rest on.
+ */
 export function createDemoFetch(opts: DemoFetchOptions): SafeFetch {
   const dir = opts.dir ?? DEFAULT_DEMO_DIR;
+  const imageDir = opts.imageDir ?? DEFAULT_DEMO_IMAGE_DIR;
   return async (url, init) => {
+    if (isDemoImageUrl(url)) return demoImage(url, imageDir);
     if (!url.startsWith(DEMO_URL_PREFIX)) return opts.next(url, init);
     const name = url.slice(DEMO_URL_PREFIX.length).split(/[?#]/)[0] ?? '';
     const notFound = () => result(404, url, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from('not found'));

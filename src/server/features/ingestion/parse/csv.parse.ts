@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
-import { compact, coordinates, DAY_MS, describeError, isValidTimeZone, parseIsoDate, toNumber, toUtc, toWall } from './common.ts';
+import { priceFromText } from '../pipeline/price.ts';
+import { compact, coordinates, DAY_MS, describeError, isValidTimeZone, parseIsoDate, toUtc, toWall } from './common.ts';
 
 export interface CsvMapping {
   title: string;
@@ -122,8 +123,9 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
     } else if (start.allDay) end = new Date(start.date.getTime() + DAY_MS);
 
     const priceText = get('price');
-    const free = priceText !== undefined && /^(free|gratis|kostenlos|gratuit|0+([.,]0+)?)$/i.test(priceText.replace(/[£$€\s]/g, ''));
-    const price = priceText === undefined ? undefined : free ? 0 : toNumber(priceText);
+    // "Free", "12.50", "12,50", "$10-20", "$5 suggested donation", "Pay what you can".
+    const reading = priceText === undefined ? undefined : priceFromText(priceText, { field: true });
+    const price = reading?.isFree ? 0 : (reading?.price ?? undefined);
     const latText = get('lat');
     const lngText = get('lng');
     const ll = coordinates(latText, lngText);
@@ -150,7 +152,9 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
         lat: ll.lat,
         lng: ll.lng,
         price,
-        isFree: price === undefined ? undefined : price === 0,
+        priceMax: reading?.priceMax ?? undefined,
+        priceNote: reading?.note ?? undefined,
+        isFree: reading?.isFree ?? undefined,
         categories: categories?.length ? categories : undefined,
       }),
     );

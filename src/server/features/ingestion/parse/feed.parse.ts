@@ -129,7 +129,7 @@ interface Common {
 
 function rssItem(item: Node, ns: Namespaces, ctx: FeedParseInput, parser: chrono.Chrono, baseUrl?: string): CandidateEvent | null {
   const guid = text(item.guid);
-  const enclosure = asArray(item.enclosure).filter(isNode).find((e) => /^image\//i.test(text(e['@_type']) ?? ''));
+  const enclosure = imageLink(asArray(item.enclosure).filter(isNode), '@_url');
   const common: Common = {
     id: guid,
     title: plain(item.title ?? item[ns.key('dc', 'title')]),
@@ -137,7 +137,7 @@ function rssItem(item: Node, ns: Namespaces, ctx: FeedParseInput, parser: chrono
     description: text(item[ns.key('content', 'encoded')]) ?? text(item.description),
     published: parseLooseDate(text(item.pubDate) ?? text(item[ns.key('dc', 'date')])),
     categories: [...asArray(item.category).map(text), ...asArray(item[ns.key('dc', 'subject')]).map(text)].filter((c): c is string => !!c),
-    imageUrl: absolute(text(enclosure?.['@_url']) ?? mediaImage(item, ns), baseUrl),
+    imageUrl: absolute(enclosure ?? mediaImage(item, ns), baseUrl),
   };
   return build(item, common, ns, ctx, parser);
 }
@@ -145,7 +145,7 @@ function rssItem(item: Node, ns: Namespaces, ctx: FeedParseInput, parser: chrono
 function atomEntry(entry: Node, ns: Namespaces, ctx: FeedParseInput, parser: chrono.Chrono, baseUrl?: string): CandidateEvent | null {
   const links = asArray(entry.link).filter(isNode);
   const alternate = links.find((l) => (text(l['@_rel']) ?? 'alternate') === 'alternate') ?? links[0];
-  const image = links.find((l) => text(l['@_rel']) === 'enclosure' && /^image\//i.test(text(l['@_type']) ?? ''));
+  const image = imageLink(links.filter((l) => text(l['@_rel']) === 'enclosure'), '@_href');
   const common: Common = {
     id: text(entry.id),
     title: plain(entry.title),
@@ -156,7 +156,7 @@ function atomEntry(entry: Node, ns: Namespaces, ctx: FeedParseInput, parser: chr
       .filter(isNode)
       .map((c) => text(c['@_label']) ?? text(c['@_term']))
       .filter((c): c is string => !!c),
-    imageUrl: absolute(text(image?.['@_href']) ?? mediaImage(entry, ns), baseUrl),
+    imageUrl: absolute(image ?? mediaImage(entry, ns), baseUrl),
   };
   return build(entry, common, ns, ctx, parser);
 }
@@ -359,14 +359,38 @@ function link(channel: Node, isAtom: boolean): string | undefined {
   return text((links.find((l) => text(l['@_rel']) === 'alternate') ?? links[0])?.['@_href']);
 }
 
+const IMAGE_EXTENSION = /\.(jpe?g|png|gif|webp|avif)$/i;
+const looksLikeImage = (url: string | undefined) => Boolean(url && IMAGE_EXTENSION.test(url.split(/[?#]/)[0]!));
+
+/** The first enclosure that is an image: by its type, or, when it gives none, by its file name. */
+function imageLink(links: Node[], attr: '@_url' | '@_href'): string | undefined {
+  const typed = links.find((l) => /^image\//i.test(text(l['@_type']) ?? ''));
+  if (typed) return text(typed[attr]);
+  return links.map((l) => (text(l['@_type']) ? undefined : text(l[attr]))).find(looksLikeImage);
+}
+
+/**
+ * Media RSS: an image media:content (medium="image", an image type, or an image file name when it
+ * says neither; the isDefault one first), directly or inside media:group, else a media:thumbnail
+ * (of the item, a group or a media:content such as a video's poster).
+ */
 function mediaImage(item: Node, ns: Namespaces): string | undefined {
-  for (const m of asArray(item[ns.key('media', 'content')]).filter(isNode)) {
-    const medium = text(m['@_medium']);
-    const type = text(m['@_type']);
-    if (medium === 'image' || (type && type.startsWith('image/'))) return text(m['@_url']);
+  const groups = asArray(item[ns.key('media', 'group')]).filter(isNode);
+  const contents = [item, ...groups].flatMap((n) => asArray(n[ns.key('media', 'content')]).filter(isNode));
+  const isImage = (m: Node) => {
+    const medium = text(m['@_medium'])?.toLowerCase();
+    const type = text(m['@_type'])?.toLowerCase();
+    if (medium || type) return medium === 'image' || Boolean(type?.startsWith('image/'));
+    return looksLikeImage(text(m['@_url']));
+  };
+  const images = contents.filter(isImage).sort((a, b) => Number(text(b['@_isDefault']) === 'true') - Number(text(a['@_isDefault']) === 'true'));
+  const content = images.map((m) => text(m['@_url'])).find(Boolean);
+  if (content) return content;
+  for (const n of [item, ...groups, ...contents]) {
+    const thumb = asArray(n[ns.key('media', 'thumbnail')]).filter(isNode)[0];
+    if (text(thumb?.['@_url'])) return text(thumb?.['@_url']);
   }
-  const thumb = asArray(item[ns.key('media', 'thumbnail')]).filter(isNode)[0];
-  return text(thumb?.['@_url']);
+  return undefined;
 }
 
 function absolute(url: string | undefined, base: string | undefined): string | undefined {

@@ -16,6 +16,7 @@ import { windowsZoneToIana } from './windows-zones.ts';
 type Component = InstanceType<typeof ICAL.Component>;
 type Time = InstanceType<typeof ICAL.Time>;
 type Event = InstanceType<typeof ICAL.Event>;
+type Property = InstanceType<typeof ICAL.Property>;
 
 export interface IcalParseInput extends ParseContext {
   text: string;
@@ -227,6 +228,53 @@ function altDescription(components: Component[]): string | undefined {
   return undefined;
 }
 
+const IMAGE_EXTENSION = /\.(jpe?g|png|gif|webp|avif)$/i;
+/** RFC 7986 DISPLAY values, best first for a picture of the event (BADGE is the default). */
+const DISPLAY_RANK = ['graphic', 'fullsize', 'badge', 'thumbnail'];
+
+function paramList(p: Property, name: string): string[] {
+  const v = p.getParameter(name) as unknown;
+  const list = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+  return list.flatMap((x) => String(x).split(',')).map((x) => x.trim().toLowerCase()).filter(Boolean);
+}
+
+/**
+ * The event's picture: an RFC 7986 IMAGE given by URI (the best DISPLAY kind), else an ATTACH
+ * that is an image (FMTTYPE image/..., or no type and an image file name), else the sizes
+ * WordPress calendars list in X-WP-IMAGES-URL (the full size). Inline BINARY images are left out.
+ */
+function imageOf(c: Component): string | undefined {
+  const rank = (p: Property) => {
+    const display = paramList(p, 'display');
+    const ranks = (display.length ? display : ['badge']).map((d) => DISPLAY_RANK.indexOf(d)).filter((r) => r >= 0);
+    return ranks.length ? Math.min(...ranks) : DISPLAY_RANK.length;
+  };
+  const images = c
+    .getAllProperties('image')
+    .filter((p) => typeof p.getFirstValue() === 'string' && httpUrl(p.getFirstValue() as string))
+    .sort((a, b) => rank(a) - rank(b));
+  if (images[0]) return httpUrl(images[0].getFirstValue() as string);
+  for (const a of c.getAllProperties('attach')) {
+    const v = a.getFirstValue();
+    const url = typeof v === 'string' ? httpUrl(v) : undefined;
+    if (!url) continue;
+    const fmt = paramList(a, 'fmttype')[0];
+    if (fmt ? fmt.startsWith('image/') : IMAGE_EXTENSION.test(url.split(/[?#]/)[0]!)) return url;
+  }
+  const wp = c.getFirstPropertyValue('x-wp-images-url');
+  if (typeof wp === 'string') {
+    // "thumbnail;URL;300;199,medium;URL;...,full;URL;1000;662" (with ; and , escaped as TEXT).
+    const sizes = new Map(
+      wp.split(/\\?,/).map((entry) => {
+        const [name = '', url = ''] = entry.split(/\\?;/);
+        return [name.trim().toLowerCase(), httpUrl(url)] as const;
+      }),
+    );
+    return sizes.get('full') ?? sizes.get('large') ?? sizes.get('medium') ?? [...sizes.values()].find(Boolean);
+  }
+  return undefined;
+}
+
 /** The descriptive fields of an event (an override falls back to its master's). */
 function details(c: Component, master: Component | null): Omit<CandidateEvent, 'externalId' | 'start' | 'end' | 'allDay' | 'timeZone'> {
   const get = (name: string) => textOf(c, name) ?? (master ? textOf(master, name) : undefined);
@@ -246,17 +294,7 @@ function details(c: Component, master: Component | null): Omit<CandidateEvent, '
   }
   const geo = (c.getFirstPropertyValue('geo') ?? master?.getFirstPropertyValue('geo')) as unknown;
   const ll = Array.isArray(geo) ? coordinates(geo[0], geo[1]) : {};
-  let imageUrl = httpUrl(get('image'));
-  if (!imageUrl) {
-    for (const a of c.getAllProperties('attach')) {
-      const fmt = a.getParameter('fmttype');
-      const v = a.getFirstValue();
-      if (typeof fmt === 'string' && fmt.startsWith('image/') && typeof v === 'string' && httpUrl(v)) {
-        imageUrl = v;
-        break;
-      }
-    }
-  }
+  const imageUrl = imageOf(c) ?? (master ? imageOf(master) : undefined);
   const status = (textOf(c, 'status') ?? '').toUpperCase();
   return compact({
     title,

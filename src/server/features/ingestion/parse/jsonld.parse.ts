@@ -49,8 +49,10 @@ const MAX_DEPTH = 24;
 /** Keys that point back up (walking them would collect the parent again). */
 const SKIP_KEYS = new Set(['superEvent', '@context']);
 
-export function parseJsonLd(input: JsonLdParseInput): ParseOutput {
-  const { blocks, microdata } = extract(input.text);
+export function parseJsonLd(source: JsonLdParseInput): ParseOutput {
+  const { blocks, microdata, baseHref, pageImage } = extract(source.text);
+  // Relative links resolve against the page's <base href> when it has one, as in a browser.
+  const input = { ...source, baseUrl: absolute(baseHref, source.baseUrl) ?? source.baseUrl };
   const roots: Json[] = [];
   let skipped = 0;
   for (const block of blocks) {
@@ -65,8 +67,10 @@ export function parseJsonLd(input: JsonLdParseInput): ParseOutput {
   collect(roots, index, events);
 
   const out: CandidateEvent[] = [];
+  // A page about one event shows its picture as the page's share image when the event names none.
+  const shareImage = events.length === 1 ? absolute(pageImage?.trim(), input.baseUrl) : undefined;
   for (const ev of events) {
-    const produced = normalise(ev, index, input);
+    const produced = normalise(ev, index, input).map((c) => (c.imageUrl || !shareImage ? c : { ...c, imageUrl: shareImage }));
     if (produced.length === 0) skipped++;
     for (const c of produced) {
       if (notOver(c, input.now)) out.push(c);
@@ -94,8 +98,10 @@ interface OpenElement {
 const SRC_TAGS = new Set(['img', 'audio', 'video', 'source', 'iframe', 'embed', 'track']);
 const HREF_TAGS = new Set(['a', 'link', 'area']);
 
-function extract(html: string): { blocks: string[]; microdata: Obj[] } {
+function extract(html: string): { blocks: string[]; microdata: Obj[]; baseHref?: string; pageImage?: string } {
   const blocks: string[] = [];
+  let baseHref: string | undefined;
+  let pageImage: string | undefined;
   const topItems: MicroItem[] = [];
   const stack: OpenElement[] = [];
   let script: string[] | null = null;
@@ -111,6 +117,13 @@ function extract(html: string): { blocks: string[]; microdata: Obj[] } {
   const parser = new Parser(
     {
       onopentag(name, attrs) {
+        // The document's base URL (the first <base href> counts), against which JSON-LD and microdata resolve.
+        if (name === 'base' && baseHref === undefined && attrs.href) baseHref = attrs.href;
+        // The page's share picture (Open Graph, else Twitter card): the event's own on a page about one event.
+        if (name === 'meta' && attrs.content && pageImage === undefined) {
+          const key = (attrs.property ?? attrs.name ?? '').toLowerCase();
+          if (key === 'og:image' || key === 'og:image:url' || key === 'og:image:secure_url' || key === 'twitter:image') pageImage = attrs.content;
+        }
         if (name === 'script') {
           const type = (attrs.type ?? '').toLowerCase().split(';')[0]!.trim();
           const isLd = type === 'application/ld+json';
@@ -164,7 +177,7 @@ function extract(html: string): { blocks: string[]; microdata: Obj[] } {
   );
   parser.write(html);
   parser.end();
-  return { blocks, microdata: topItems.map((i) => microToJson(i, 0)) };
+  return { blocks, microdata: topItems.map((i) => microToJson(i, 0)), baseHref, pageImage };
 }
 
 // Microdata items nest by reference while parsing; they become plain objects afterwards.
@@ -296,6 +309,7 @@ function normalise(ev: Obj, index: Map<string, Obj>, input: JsonLdParseInput): C
     lat: place.lat,
     lng: place.lng,
     price: offer.price,
+    priceMax: offer.priceMax,
     isFree: offer.isFree,
     currency: offer.currency,
     categories: categories.length ? [...new Set(categories)] : undefined,
@@ -375,7 +389,8 @@ function postalAddress(a: Obj): string | undefined {
   return parts.length ? parts.join(', ') : str(a.name);
 }
 
-function offers(ev: Obj, index: Map<string, Obj>): { price?: number | null; isFree?: boolean; currency?: string } {
+/** The lowest and highest price of the offers (Offer, AggregateOffer low/highPrice, PriceSpecification min/maxPrice). */
+function offers(ev: Obj, index: Map<string, Obj>): { price?: number | null; priceMax?: number; isFree?: boolean; currency?: string } {
   const raw = ev.offers;
   const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((o) => deref(o, index)).filter(isObj);
   // AggregateOffer may nest the individual offers.
@@ -384,31 +399,59 @@ function offers(ev: Obj, index: Map<string, Obj>): { price?: number | null; isFr
     if (inner) list.push(...(Array.isArray(inner) ? inner : [inner]).map((x) => deref(x, index)).filter(isObj));
   }
   let min: number | undefined;
+  let max: number | undefined;
   let currency: string | undefined;
+  const amount = (p: string | undefined) => {
+    if (p === undefined) return undefined;
+    const n = /^\s*free\s*$/i.test(p) ? 0 : toNumber(p);
+    return n !== undefined && n >= 0 ? n : undefined;
+  };
   for (const o of list) {
-    const candidates = [str(o.price), str(o.lowPrice)];
     const spec = deref(o.priceSpecification, index);
-    if (isObj(spec)) candidates.push(str(spec.price), str(spec.minPrice));
-    for (const p of candidates) {
-      if (p === undefined) continue;
-      const n = /^\s*free\s*$/i.test(p) ? 0 : toNumber(p);
-      if (n !== undefined && n >= 0 && (min === undefined || n < min)) {
+    const lows = [str(o.price), str(o.lowPrice)];
+    const highs = [str(o.price), str(o.highPrice)];
+    if (isObj(spec)) {
+      lows.push(str(spec.price), str(spec.minPrice));
+      highs.push(str(spec.price), str(spec.maxPrice));
+    }
+    for (const n of lows.map(amount)) {
+      if (n !== undefined && (min === undefined || n < min)) {
         min = n;
         currency = str(o.priceCurrency) ?? (isObj(spec) ? str(spec.priceCurrency) : undefined) ?? currency;
       }
     }
+    for (const n of highs.map(amount)) if (n !== undefined && (max === undefined || n > max)) max = n;
     currency ??= str(o.priceCurrency);
   }
   const freeFlag = ev.isAccessibleForFree === true || /^true$/i.test(str(ev.isAccessibleForFree) ?? '');
   if (freeFlag) return { price: 0, isFree: true, currency };
-  if (min === undefined) return currency ? { currency } : {};
-  return { price: min, isFree: min === 0, currency };
+  const notFree = ev.isAccessibleForFree === false || /^false$/i.test(str(ev.isAccessibleForFree) ?? '');
+  if (min === undefined) return compact({ currency, isFree: notFree ? false : undefined });
+  const priceMax = max !== undefined && max > min ? max : undefined;
+  // Free only when every offer is: a free tier beside paid ones ("$0-20") is a range from 0.
+  return compact({ price: min, priceMax, isFree: min === 0 && priceMax === undefined, currency });
 }
 
-function image(v: Json | undefined, index: Map<string, Obj>, base: string | undefined): string | undefined {
-  const x = deref(first(v), index);
-  if (typeof x === 'string') return absolute(x, base);
-  if (isObj(x)) return absolute(str(x.url) ?? str(x.contentUrl), base);
+const IMAGE_EXTENSION = /\.(jpe?g|png|gif|webp|avif)$/i;
+
+/**
+ * schema.org `image`: a URL, an ImageObject (its url or contentUrl, else its thumbnailUrl), a
+ * reference to one elsewhere in the graph, or a list of these (the first usable one).
+ */
+function image(v: Json | undefined, index: Map<string, Obj>, base: string | undefined, depth = 0): string | undefined {
+  if (depth > 3) return undefined;
+  for (const item of Array.isArray(v) ? v : [v]) {
+    const x = deref(item ?? undefined, index);
+    let found: string | undefined;
+    if (typeof x === 'string') found = absolute(x.trim(), base);
+    else if (isObj(x)) {
+      found = image(x.url ?? undefined, index, base, depth + 1) ?? image(x.contentUrl ?? undefined, index, base, depth + 1) ?? image(x.thumbnailUrl ?? undefined, index, base, depth + 1);
+      // {"@id": "https://example.org/photo.jpg"} with no node of that id: the id is the image's address.
+      const id = typeof x['@id'] === 'string' ? x['@id'] : undefined;
+      if (!found && id && IMAGE_EXTENSION.test(id.split(/[?#]/)[0]!)) found = absolute(id, base);
+    }
+    if (found) return found;
+  }
   return undefined;
 }
 

@@ -56,6 +56,8 @@ function itemFields(n: NormalisedEvent): EventItemFields {
     lng: n.lng,
     geoApprox: n.geoApprox,
     price: n.price,
+    priceMax: n.priceMax,
+    priceNote: n.priceNote,
     isFree: n.isFree,
     imageUrl: n.imageUrl,
     sourceUrl: n.url,

@@ -23,6 +23,43 @@ describe('normalise', () => {
     expect(one({ price: 12.5 })).toMatchObject({ isFree: false, price: 12.5 });
   });
 
+  it('reads the price from the text when the source gives none: "$5 at the door" is not free', () => {
+    const n = normalise(
+      {
+        externalId: 'sunday-soul-vinyl@demo.townbeat.local',
+        title: 'Sunday Soul Vinyl Night',
+        description: 'Resident DJs spin all-vinyl sets of northern soul, deep funk and rare grooves. Low-key, dance-if-you-like Sunday evenings; $5 at the door.',
+        start,
+      },
+      ctx(),
+    );
+    expect(n).toMatchObject({ price: 5, priceMax: null, priceNote: 'at the door', isFree: false });
+  });
+
+  it('is not free when neither the source nor the text says so', () => {
+    const n = normalise({ externalId: 'q', title: 'Quiz Night', description: 'Six rounds, teams of up to six, prizes for the top three.', start }, ctx());
+    expect(n).toMatchObject({ price: null, priceMax: null, priceNote: null, isFree: false });
+    // "Free" said of something else is not the event.
+    const parking = normalise({ externalId: 'p', title: 'Gig', description: 'Free parking behind the hall. Kids under 12 free.', start }, ctx());
+    expect(parking).toMatchObject({ price: null, isFree: false });
+  });
+
+  it('prefers the source: its range, its free flag, its tag; the text adds a note only when it agrees', () => {
+    const one = (c: object) => normalise({ externalId: 'x', title: 'Show', start, ...c }, ctx()) as Exclude<ReturnType<typeof normalise>, string>;
+    expect(one({ price: 12, priceMax: 20, description: 'Tickets $15' })).toMatchObject({ price: 12, priceMax: 20, priceNote: null, isFree: false });
+    expect(one({ price: 22, description: 'Tickets $22 advance, $25 day of show.' })).toMatchObject({ price: 22, priceMax: 25, priceNote: 'advance', isFree: false });
+    expect(one({ price: 10, description: 'Free admission' })).toMatchObject({ price: 10, isFree: false, priceNote: null });
+    expect(one({ isFree: true, description: 'Free with RSVP' })).toMatchObject({ price: null, isFree: true, priceNote: 'with RSVP' });
+    expect(one({ price: 0, priceMax: 15 })).toMatchObject({ price: 0, priceMax: 15, isFree: false });
+    expect(one({ price: 5, priceNote: 'suggested donation' })).toMatchObject({ price: 5, priceNote: 'suggested donation' });
+    expect(one({ categories: ['repair', 'free'] })).toMatchObject({ isFree: true, price: null });
+    // The source says it is not free (schema.org isAccessibleForFree: false): the text cannot make it free.
+    expect(one({ isFree: false, description: 'Free entry' })).toMatchObject({ isFree: false, price: null });
+    expect(one({ description: 'Tickets $12-15' })).toMatchObject({ price: 12, priceMax: 15, isFree: false });
+    expect(one({ description: 'Pay what you can' })).toMatchObject({ price: null, priceNote: 'pay what you can', isFree: false });
+    expect(one({ price: 1e9 })).toMatchObject({ price: null, isFree: false });
+  });
+
   it('places an event by its coordinates, else a known venue, else the neighbourhood named in its address', () => {
     const venues: KnownVenues = new Map([[venueKey('Doug Fir Lounge'), { lat: 45.5225, lng: -122.6574, address: '830 E Burnside St', neighbourhood: 'Buckman' }]]);
     const known = normalise({ externalId: 'k', title: 'Gig', start, venueName: 'Doug Fir Lounge' }, ctx(venues));

@@ -3,6 +3,7 @@ import { zonedDayBounds } from '../../../../contract/time.ts';
 import { haversineM } from '../../../lib/geo.ts';
 import { htmlToText } from '../../../lib/text.ts';
 import type { CandidateEvent } from '../ingestion.types.ts';
+import { priceFromText } from './price.ts';
 
 export const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
 /**
@@ -13,6 +14,8 @@ export const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
 export const LISTING_HORIZON_DAYS = 730;
 const MAX_TITLE = 300;
 const MAX_DESCRIPTION = 20_000;
+/** Above this a source's price is a mistake (and the column holds at most 8 digits before the point). */
+const MAX_PRICE = 100_000;
 
 /** A candidate made safe and complete enough to store. */
 export interface NormalisedEvent {
@@ -32,7 +35,13 @@ export interface NormalisedEvent {
   lng: number | null;
   /** True when lat/lng are only the neighbourhood's centre, not the venue's own position. */
   geoApprox: boolean;
+  /** The lowest price; null when free or unknown. */
   price: number | null;
+  /** The highest price, when the source or its text gives a range. */
+  priceMax: number | null;
+  /** How the price is meant ('at the door', 'suggested donation', 'with RSVP'...). */
+  priceNote: string | null;
+  /** Only when the source or its text says so: no price is not the same as free. */
   isFree: boolean;
   categories: string[];
   attendeeCount: number;
@@ -58,7 +67,36 @@ export function canonicalUrl(raw: string | undefined | null): string | null {
 
 const tidy = (s: string | undefined | null) => htmlToText(s ?? '').replace(/\s+/g, ' ').trim();
 
-const FREE_WORDS = /\b(free( admission| entry| event| of charge)?|no cover|gratis|kostenlos|gratuit)\b/i;
+/** A source's tag that says the event is free (Gancio and calendars tag them so). */
+const FREE_TAG = /^(free|free event|free admission|free entry|gratis|kostenlos|gratuit)$/i;
+
+const money = (n: number | null | undefined): number | null =>
+  typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_PRICE ? Math.round(n * 100) / 100 : null;
+
+/**
+ * The price of a candidate: the source's own fields first (price, priceMax, isFree), else what
+ * its title and description say ("$5 at the door", "Tickets $12-15", "free with RSVP"). Free only
+ * when the source or the text says so. The text's note and range are kept when they agree
+ * with the source's price.
+ */
+export function resolvePrice(c: CandidateEvent, title: string, description: string): { price: number | null; priceMax: number | null; priceNote: string | null; isFree: boolean } {
+  const text = priceFromText(`${title}. ${description.slice(0, 3000)}`);
+  const sourceNote = c.priceNote?.trim().toLowerCase().slice(0, 60) || null;
+  const price = money(c.price);
+  const priceMax = money(c.priceMax);
+  const tagged = (c.categories ?? []).some((t) => FREE_TAG.test(t.trim()));
+  if (c.isFree === true || (price === 0 && !(priceMax && priceMax > 0)) || (price === null && c.isFree === undefined && tagged)) {
+    return { price: null, priceMax: null, priceNote: sourceNote ?? (text.isFree ? text.note : null), isFree: true };
+  }
+  if (price !== null) {
+    const agrees = text.isFree !== true && (text.price === null || text.price === price);
+    const max = priceMax !== null && priceMax > price ? priceMax : agrees && text.price === price && text.priceMax !== null ? text.priceMax : null;
+    return { price, priceMax: max, priceNote: sourceNote ?? (agrees ? text.note : null), isFree: false };
+  }
+  // The source gave no price: the text, unless the source said it is not free and the text says it is.
+  if (text.isFree === true && c.isFree !== false) return { price: null, priceMax: null, priceNote: sourceNote ?? text.note, isFree: true };
+  return { price: money(text.price), priceMax: money(text.priceMax), priceNote: sourceNote ?? (text.isFree === true ? null : text.note), isFree: false };
+}
 
 /** The neighbourhood a place is in: by name in its text, else the nearest centre within 3 km. */
 export function findNeighbourhood(city: CityConfig, text: string, lat: number | null, lng: number | null) {
@@ -112,9 +150,7 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
     geoApprox = true;
   }
 
-  let price = typeof c.price === 'number' && Number.isFinite(c.price) && c.price >= 0 ? Math.round(c.price * 100) / 100 : null;
-  const isFree = c.isFree === true || price === 0 || (price === null && FREE_WORDS.test(`${title} ${description.slice(0, 500)}`));
-  if (isFree) price = null;
+  const { price, priceMax, priceNote, isFree } = resolvePrice(c, title, description);
 
   return {
     externalId: (c.externalId || canonicalUrl(c.url) || `${title}@${c.start.toISOString()}`).slice(0, 500),
@@ -133,6 +169,8 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
     lng,
     geoApprox,
     price,
+    priceMax,
+    priceNote,
     isFree,
     categories: (c.categories ?? []).map((x) => tidy(x)).filter(Boolean).slice(0, 20),
     attendeeCount: Number.isInteger(c.attendeeCount) && (c.attendeeCount as number) >= 0 ? (c.attendeeCount as number) : 0,

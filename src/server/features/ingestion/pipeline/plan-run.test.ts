@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { NearbyEvent } from '../sources.repository.ts';
+import type { LinkedEvent, NearbyEvent } from '../sources.repository.ts';
 import type { NormalisedEvent } from './normalise.ts';
-import { planRun, slotWindows, type RunState } from './plan-run.ts';
+import { itemHash, planRun, slotWindows, type RunState } from './plan-run.ts';
 
 const now = new Date('2026-11-23T18:00:00Z');
 const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
@@ -21,6 +21,8 @@ const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
   lng: null,
   geoApprox: false,
   price: null,
+  priceMax: null,
+  priceNote: null,
   isFree: false,
   categories: [],
   attendeeCount: 0,
@@ -91,6 +93,44 @@ describe('planRun', () => {
     const plan = planRun([a, b], state());
     expect(plan.counts.created).toBe(2);
     expect(plan.pairs).toMatchObject([{ kind: 'same_source' }]);
+  });
+
+  it('keeps the hash an item had before price ranges and notes existed, unless it has one', () => {
+    // The hash links stored before priceMax and priceNote: an unchanged item is not applied again (an admin's edit stays).
+    expect(itemHash(item({ price: 12 }))).toBe('zu9-eLpHI5Ki2Hx_w8MOt8Dy41A');
+    expect(itemHash(item({ price: 12, priceMax: 15 }))).not.toBe(itemHash(item({ price: 12 })));
+    expect(itemHash(item({ price: 12, priceNote: 'at the door' }))).not.toBe(itemHash(item({ price: 12 })));
+  });
+
+  it("updates a linked event when the source's price reading changes: a range and a note", () => {
+    const id = '00000000-0000-4000-8000-0000000000b1';
+    const before = item({ price: 12 });
+    const old: LinkedEvent = {
+      id,
+      status: 'approved',
+      goneAt: null,
+      title: before.title,
+      description: before.description,
+      startDate: before.start,
+      endDate: before.end,
+      allDay: false,
+      venueName: '',
+      address: null,
+      neighbourhood: null,
+      lat: null,
+      lng: null,
+      geoApprox: false,
+      price: 12,
+      priceMax: null,
+      priceNote: null,
+      isFree: false,
+      imageUrl: null,
+      sourceUrl: null,
+    };
+    const links = new Map([['x', { eventId: id, contentHash: itemHash(before) }]]);
+    const plan = planRun([item({ price: 12, priceMax: 15, priceNote: 'advance' })], state({ links, linked: new Map([[id, old]]) }));
+    expect(plan.updates).toMatchObject([{ id, price: 12, priceMax: 15, priceNote: 'advance' }]);
+    expect(planRun([before], state({ links, linked: new Map([[id, old]]) })).updates).toEqual([]);
   });
 
   it('reads windows around the slots of new items only, merged when they touch', () => {

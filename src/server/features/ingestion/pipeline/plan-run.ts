@@ -65,6 +65,9 @@ export interface RunPlan {
 /** What a source says about one item; a run compares it with the hash stored on the link. */
 export function itemHash(n: NormalisedEvent): string {
   const fields = [n.title, n.description, n.start.toISOString(), n.end.toISOString(), n.allDay, n.venueName, n.address, n.neighbourhood, n.lat, n.lng, n.price, n.isFree, n.imageUrl, n.url];
+  // Hashed only when set, so that items without a range or note keep the hash they had before these fields
+  // existed (and an admin's edit of them stays); items whose reading changed are applied again.
+  if (n.priceMax !== null || n.priceNote !== null) fields.push(n.priceMax, n.priceNote);
   return createHash('sha1').update(JSON.stringify(fields)).digest('base64url');
 }
 
