@@ -60,6 +60,8 @@ import {
   type Embeddings,
 } from '../src/server/features/ingestion/classifier/train.ts';
 import { APPROVE_CONFIDENCE } from '../src/server/features/ingestion/classifier/llm-classify.ts';
+import { CLASS_WORKSHOP_CASES, classCaseMetrics, type ClassCase, type ClassCaseMetrics } from '../src/server/features/ingestion/classifier/class-workshop-cases.ts';
+import { PROJECT_EXAMPLES } from '../src/server/features/ingestion/classifier/project-examples.ts';
 
 const MODEL_PATH = fileURLToPath(new URL('../src/server/features/ingestion/classifier/model.json', import.meta.url));
 const EVAL_PATH = fileURLToPath(new URL('../src/server/features/ingestion/classifier/EVALUATION.md', import.meta.url));
@@ -162,6 +164,25 @@ function countBy<T extends string>(items: T[]): string {
     .join(', ');
 }
 
+// ---------------------------------------------------------------- classes and workshops (issue 12)
+
+/** A case as a row, for the rules (weakLabel). */
+const caseRow = (c: ClassCase): Row => ({ id: `case:${c.title}`, title: c.title, description: c.description ?? '', venue: c.venue ?? '', source: 'class-workshop-cases' });
+
+function caseLine(name: string, m: ClassCaseMetrics, auto = true): string {
+  return `| ${name} | ${pct(m.accuracy)}% (${m.food.correct + m.arts.correct}/${m.n}) | ${m.food.correct}/${m.food.n} | ${m.arts.correct}/${m.arts.n} | ${m.crossed} | ${auto ? `${m.autoApprovedRight}/${m.n}` : '–'} |`;
+}
+
+function caseConfusion(m: ClassCaseMetrics): string {
+  const short = CATEGORIES.map((c) => c.slice(0, 5));
+  const lines = [`| gold \\ predicted | ${short.join(' | ')} |`, `| --- | ${short.map(() => '---:').join(' | ')} |`];
+  for (const label of ['Food', 'Arts'] as const) {
+    const row = CATEGORIES.map((c) => m.results.filter((r) => r.case.label === label && r.category === c).length);
+    lines.push(`| ${label} | ${row.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
 // ---------------------------------------------------------------- main
 
 function main(): void {
@@ -184,8 +205,14 @@ function main(): void {
   const leaks = [...side.labelled, ...side.unlabelled].filter((r) => testKeys.has(titleKey(r.title)));
   if (leaks.length) throw new Error(`held-out titles leaked into training: ${leaks.length}`);
 
+  // Sanity: the classes-and-workshops evaluation set is never a training example.
+  const exampleKeys = new Set(PROJECT_EXAMPLES.map((r) => titleKey(r.title)));
+  const sharedCases = CLASS_WORKSHOP_CASES.filter((c) => exampleKeys.has(titleKey(c.title)));
+  if (sharedCases.length) throw new Error(`class-workshop cases share titles with the project-written examples: ${sharedCases.map((c) => c.title).join('; ')}`);
+  const projectRows = side.labelled.filter((r) => r.basis === 'project').length;
+
   console.log(`annotated ${annotated.length} = training side ${annotatedTrain.length} + held out ${test.length}`);
-  console.log(`training side: ${side.labelled.length} labelled (${side.annotated.length} annotated), ${side.unlabelled.length} distinct unlabelled pool events`);
+  console.log(`training side: ${side.labelled.length} labelled (${side.annotated.length} annotated, ${projectRows} project-written), ${side.unlabelled.length} distinct unlabelled pool events`);
 
   if (args.has('--loso')) {
     const fixed = args.has('--loso-inner') ? 'inner' : { temperature: Number(process.env.LOSO_T ?? 1.2), otherThreshold: 0 };
@@ -317,6 +344,26 @@ function main(): void {
   const meanConfCorrect = conf.filter((c, i) => c.category === gold[i]).reduce((a, c) => a + c.confidence, 0) / Math.max(1, conf.filter((c, i) => c.category === gold[i]).length);
   const meanConfWrong = conf.filter((c, i) => c.category !== gold[i]).reduce((a, c) => a + c.confidence, 0) / Math.max(1, conf.filter((c, i) => c.category !== gold[i]).length);
 
+  // Classes and workshops (issue 12): the committed model, the same pipeline with the
+  // project-written examples switched the other way, and the rules alone, each case classified alone.
+  const realKeys = new Set([...trainCsv, ...annotated, ...pool].map((r) => titleKey(r.title)));
+  const casesInRealData = CLASS_WORKSHOP_CASES.filter((c) => realKeys.has(titleKey(c.title))).length;
+  if (casesInRealData) throw new Error(`class-workshop cases share ${casesInRealData} title(s) with the real data: rename them`);
+  const cases = classCaseMetrics((c) => classifier.classify(c), APPROVE_CONFIDENCE);
+  const alternative: Config = { ...BASE, projectExamples: !BASE.projectExamples };
+  const alternativeName = BASE.projectExamples ? 'Same pipeline without the project-written examples' : 'Same pipeline with the project-written examples (not committed)';
+  const alternativeModel = trainModel(trainingSide(annotatedTrain, test, trainCsv, pool, alternative), alternative, []).model;
+  const alternativeClassifier = createClassifier(alternativeModel);
+  const casesAlternative = classCaseMetrics((c) => alternativeClassifier.classify(c), APPROVE_CONFIDENCE);
+  const heldAlternative = metrics(
+    gold,
+    test.map((r) => alternativeClassifier.classify(r).category),
+  );
+  const casesRules = classCaseMetrics((c) => ({ category: weakLabel(caseRow(c), BASE)?.label ?? 'Other', confidence: 0 }), APPROVE_CONFIDENCE);
+  console.log(`classes and workshops (${cases.n}): accuracy ${pct(cases.accuracy)}%, Food ${cases.food.correct}/${cases.food.n}, Arts ${cases.arts.correct}/${cases.arts.n}, swapped ${cases.crossed}`);
+  console.log(`  ${alternativeName}: ${pct(casesAlternative.accuracy)}% (held-out macro-F1 ${f3(heldAlternative.macroF1)}); rules alone ${pct(casesRules.accuracy)}%`);
+  for (const r of cases.results) if (r.category !== r.case.label) console.log(`  miss: ${r.case.label} -> ${r.category} ${r.confidence.toFixed(2)} ${r.case.title}`);
+
   console.log(`held-out (${test.length}): accuracy ${pct(held.accuracy)}%, macro-F1 ${held.macroF1.toFixed(4)} | rules alone ${pct(rules.accuracy)}% / ${f3(rules.macroF1)}`);
   console.log(metricsTable(held));
   console.log(`model: ${model.features.length} features, ${(json.length / 1024).toFixed(0)} KiB, T=${model.temperature}, Other threshold ${model.otherThreshold}, ${usPerEvent.toFixed(1)} us/event`);
@@ -362,11 +409,17 @@ function main(): void {
   let losoSection = '_Skipped (run without `--no-loso`)._';
   let losoSummary = '';
   let abstentionSection = '';
+  let alternativeLoso = '';
   if (!args.has('--no-loso')) {
     const lo = leaveOneSourceOut(annotated, trainCsv, pool, BASE, { temperature: model.temperature, otherThreshold: model.otherThreshold }, (s, m, n) =>
       console.log(`loso ${s}: n ${n} acc ${pct(m.accuracy)} macroF1 ${f3(m.macroF1)}`),
     );
     const ab = abstention(lo.predictions, APPROVE_CONFIDENCE);
+    // The alternative of the classes-and-workshops section, on the real data under the same protocol.
+    const loAlt = leaveOneSourceOut(annotated, trainCsv, pool, alternative, { temperature: alternativeModel.temperature, otherThreshold: alternativeModel.otherThreshold });
+    const abAlt = abstention(loAlt.predictions, APPROVE_CONFIDENCE);
+    alternativeLoso = `, leave-one-source-out macro-F1 ${f3(loAlt.pooled.macroF1)} per event and ${f3(loAlt.pooledAdapted.macroF1)} with prior adaptation (committed: ${f3(lo.pooled.macroF1)} and ${f3(lo.pooledAdapted.macroF1)}); at confidence ≥ ${APPROVE_CONFIDENCE} macro-F1 ${f3(abAlt.kept.macroF1)} with ${pct(abAlt.reviewShare)}% to review (committed: ${f3(ab.kept.macroF1)}, ${pct(ab.reviewShare)}%)`;
+    console.log(`${alternativeName}${alternativeLoso}`);
     const hb = abstention(
       test.map((r, i) => ({ row: r, ...conf[i]! })),
       APPROVE_CONFIDENCE,
@@ -425,6 +478,14 @@ checks it against the number below.
 - \`train.csv\`: ${trainCsv.length} rows with weak or skewed labels (${trainCsv.filter((r) => r.basis === 'calendar').length} calendar-level, weight ${BASE.calendarWeight}; the rest per-event, weight 1).
 - \`pool.jsonl\`: ${pool.length} unlabelled real events (${distinctPool.length} distinct titles).
 
+Written by the project, not real events (src/server/features/ingestion/classifier):
+
+- \`project-examples.ts\`: ${PROJECT_EXAMPLES.length} invented classes and workshops, labelled by the project with the boundaries of the fixtures'
+  README (${countBy(PROJECT_EXAMPLES.map((r) => r.label!))}), \`basis: 'project'\`: training rows when \`projectExamples\` is on
+  (${BASE.projectExamples ? 'on' : 'off'} in the committed model; issue 12).
+- \`class-workshop-cases.ts\`: ${CLASS_WORKSHOP_CASES.length} invented classes and workshops on the Food / Arts boundary (${countBy(CLASS_WORKSHOP_CASES.map((c) => c.label))}), an
+  evaluation set only (section "Classes and workshops" below).
+
 ## Protocol
 
 - **Held-out test set**: ${test.length} of the ${annotated.length} annotated events (${pct(test.length / annotated.length)}%), folds ${HOLDOUT_TEST_FOLDS.join(' and ')} of a
@@ -435,8 +496,8 @@ checks it against the number below.
 - **Never used for training, rules, thresholds or calibration**: every train.csv and pool row whose title key equals a
   held-out title key is removed from the training side (the pool contains the annotated events themselves); the script
   checks that no held-out title key remains. The held-out rows' ids are stored in model.json (\`training.heldOutIds\`).
-- **Training side**: ${side.labelled.length} labelled rows (${side.annotated.length} annotated + ${side.labelled.length - side.annotated.length} from train.csv after title
-  deduplication) and ${side.unlabelled.length} distinct unlabelled pool events.
+- **Training side**: ${side.labelled.length} labelled rows (${side.annotated.length} annotated + ${side.labelled.length - side.annotated.length - projectRows} from train.csv after title
+  deduplication + ${projectRows} project-written) and ${side.unlabelled.length} distinct unlabelled pool events.
 - **Model selection** (features, weights, L2) was done with \`--dev\`: grouped ${INNER_FOLDS}-fold cross-validation over the
   training side's annotated rows only. The temperature and the Other threshold are fitted on the same inner
   out-of-fold predictions (temperature by log-loss, threshold by macro-F1).
@@ -473,6 +534,35 @@ checks it against the number below.
   (the inner scores differ by about 0.01, so the choice is partly noise). The nested figure is the honest one for the
   selection of settings; it needs prior adaptation, which the runtime applies only to a feed classified as one batch.
   The lexicon additions themselves were not selected by any LOSO number.
+- Issue 12 (cooking, baking and tasting classes came out Other, Tech or Arts, not Food). The real data holds almost no
+  such classes. The classes-and-workshops set (below) was written first and measured on the issue-11 model before
+  anything changed (63.8%, 60 of 94); its misses were seen before the fix was written, so that set is not blind: it
+  checks that the boundary is learned as written, while the real-data figures check that nothing else got worse. The
+  fix: cooking, baking, tasting and craft vocabulary in the lexicon (English plus some German, Dutch, French and Spanish;
+  phrases such as "knife skills", "latte art", "cake decorating" settle the boundary), written from the Food and Arts
+  boundaries and general knowledge; the surnames Baker, Curry and Butcher were left out after "Constance Baker Motley
+  Recreation Center" turned up as a venue of training-side NYC Parks rows. Also tried: project-written training examples
+  (\`project-examples.ts\`). Configurations measured (LOSO plain / LOSO adapted / project split / cases right of 94, each
+  with its own calibration): issue-11 model 0.797 / 0.822 / 0.852 / 60; Food and Arts examples with the old lexicon
+  0.784 / 0.816 / 0.851 / 63; new lexicon alone 0.795 / 0.815 / 0.854 / 87; both 0.795 / 0.808 / 0.848 / 90; examples
+  weighted 0.3 0.794 / 0.813 / 0.852 / 88; plus classes of the other categories 0.800 / 0.808 / 0.849 / 90; surnames
+  removed: lexicon alone 0.796 / 0.815 / 0.852 / 87, with the examples 0.802 / 0.808 / 0.849 / 90; feed prior from real
+  rows only 0.802 / 0.805 / 0.849 / 90 (examples weighted 0.5: 0.804 / 0.807 / 0.849 / 90; 0.3: 0.798 / 0.808 / 0.858 /
+  90); without the craft words 0.794 / 0.799 / 0.851 / 84; examples outside the source and class balance 0.799 / 0.805 /
+  0.848 / 90; dish words weighted 1.5 instead of 2.5: 0.785 / 0.818 / 0.852 / 87; without the word "bagel" (information
+  only): 0.798 / 0.818 / 0.852 / 89 alone, 0.798 / 0.805 / 0.848 / 92 with the examples; examples without their lexicon
+  features (rows from the lexicon's author always agree with it, which had raised the model's trust in it: NYC Parks
+  programmes "supported by ... arts and culture" became Arts) 0.794 / 0.824 / 0.856 / 84, but macro-F1 0.870 on the
+  events auto-decided at 0.6, with 23.4% to review (lexicon alone 0.893 and 19.8%; issue-11 model 0.900 and 19.8%);
+  17 configurations in all (one case was renamed afterwards because its title matched a real event; the issue-11 and
+  committed models get the renamed case right, as they did the old one). Most differences are the Other threshold the
+  calibration picks (0.45 to 0.6) and NYC Parks afterschool and tots programmes near it; with the calibration held at
+  T 1.4 / 0.55 the lexicon alone gave 0.791 / 0.818 and lexicon plus examples 0.795 / 0.809. No configuration kept all
+  three real-data figures. Committed: the lexicon alone (surnames removed), the simplest change and the best on the case set; the
+  examples stay in the code, off (\`projectExamples\`), and the case section reports what they would do. Its cost on
+  real data is mostly two events: "Donuts vs Bagels" (a comics event) becomes Food, and through it the model learns
+  that food words in a description also occur in Arts events, so "Obon" leans to Arts; "bagel" stays, since removing it
+  would be chosen on the test folds.
 
 ## Method
 
@@ -497,6 +587,12 @@ checks it against the number below.
      .map(([k, v]) => `${k} ${v}`)
      .join(', ')}), weight ${BASE.weakWeight}.
 4. Multinomial logistic regression (L2, L-BFGS) over labelled + weak-labelled rows with class-balancing weights.
+   ${
+     BASE.projectExamples
+       ? `The ${projectRows} project-written rows join with weight ${BASE.projectWeight} each, without their lexicon features and outside the source and
+   class balance; the training prior stored for feed adaptation (\`trainPriors\`) is taken over the real rows only.`
+       : 'No project-written rows (`projectExamples` off; with it on they would join without their lexicon features, outside the balance).'
+   }
 5. Self-training: ${BASE.selfRounds} round(s) adopting pool predictions with probability ≥ ${BASE.selfThreshold} (${fitted.selfCount} events), then retrain.
 6. Calibration: softmax temperature T = ${model.temperature}; Other threshold ${model.otherThreshold === 0 ? 'not used (it did not help out of fold)' : model.otherThreshold}.
    Training-side inner-CV macro-F1 after calibration: ${f3(oof.macroF1)}.
@@ -545,6 +641,39 @@ accuracy 89.8%, macro-F1 0.871, and 5-fold CV accuracy 89.7%, macro-F1 0.859.
 
 ${losoSection}
 
+## Classes and workshops: Food or Arts (issue 12)
+
+\`class-workshop-cases.ts\`: ${cases.n} classes and workshops written and labelled by the project: ${cases.food.n} Food (cooking, baking,
+tasting, knife-skills, bread, pastry, sushi and dumpling classes, some in German, French or Spanish) and ${cases.arts.n} Arts
+(painting, pottery, drawing, printmaking and craft classes), many with a word that pulls the other way ("latte art",
+"wine" at a paint night, "clinic", "healthy", "plant", a food illustration class); ${CLASS_WORKSHOP_CASES.filter((c) => c.demo).length} are the demo feed's own food
+classes. Never trained on: no title is shared with the project-written examples or with the real data (checked by this
+script). Each case is classified alone, as a member's contribution is (a feed's batch is adapted to its mix, which
+helps a food feed further). Not blind (see the issue-12 caveat under Protocol): a check that the boundary is learned as
+written, not an estimate of accuracy on real listings.
+
+| Model | Accuracy | Food classes right | Arts classes right | Food ↔ Arts swapped | Right and auto-approved (≥ ${APPROVE_CONFIDENCE}) |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${caseLine('Committed model', cases)}
+${caseLine(alternativeName, casesAlternative)}
+${caseLine('Rules alone (lexicon weak label, else Other)', casesRules, false)}
+| Before issue 12 (the issue-11 model) | 63.8% (60/94) | 26/53 | 34/41 | 5 | 59/94 |
+
+${alternativeName}, on the real data: held-out macro-F1 ${f3(heldAlternative.macroF1)} (committed: ${f3(held.macroF1)})${alternativeLoso}; T ${alternativeModel.temperature}, Other threshold ${alternativeModel.otherThreshold}.
+
+Committed model, rows gold, columns predicted:
+
+${caseConfusion(cases)}
+
+${
+  cases.results.some((r) => r.category !== r.case.label)
+    ? `Missed: ${cases.results
+        .filter((r) => r.category !== r.case.label)
+        .map((r) => `"${r.case.title}" (${r.case.label}) as ${r.category} ${r.confidence.toFixed(2)}`)
+        .join('; ')}.`
+    : 'No case missed.'
+}
+
 ## Abstention: what auto-approval would see
 
 ${abstentionSection}
@@ -568,10 +697,12 @@ The event category classifier (src/server/features/ingestion/classifier) is a mu
 word, bigram, venue-word and lexicon-rule features, tuned to carry over to event sources it was not trained on
 (strong word regularisation, a strongly weighted multilingual category lexicon, sources balanced, no word vectors).
 Labelled data is scarce, so it is trained on the skewed labels of train.csv, part of the human-annotated events and
-${side.unlabelled.length} unlabelled pool events that hand-written category rules weak-label, followed by a round of self-training;
+${side.unlabelled.length} unlabelled pool events that hand-written category rules weak-label, followed by a round of self-training;${
+  projectRows ? ` plus ${projectRows} project-written classes and workshops that teach the Food / Arts boundary;` : ''
+}
 the softmax is temperature-calibrated so the confidence is a probability. On ${test.length} human-annotated real events held out from training (40% of annotated.csv, stratified, grouped
 by title, no held-out title anywhere in the training data) it scores **accuracy ${pct(held.accuracy)}%** and **macro-F1 ${f3(held.macroF1)}**.
-${cvSummary ? cvSummary + '.' : ''} ${losoSummary ? losoSummary + '.' : ''} Retrain with \`npm run train:classifier\` (needs ../shared); details in EVALUATION.md.
+${cvSummary ? cvSummary + '.' : ''} ${losoSummary ? losoSummary + '.' : ''} Classes and workshops (${cases.n} project-written Food / Arts cases): accuracy ${pct(cases.accuracy)}% (issue-11 model 63.8%). Retrain with \`npm run train:classifier\` (needs ../shared); details in EVALUATION.md.
 
 | Category | Held-out support | Precision | Recall | F1 |
 | --- | ---: | ---: | ---: | ---: |

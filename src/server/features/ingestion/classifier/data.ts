@@ -10,7 +10,8 @@ import { CATEGORIES, type Category } from './features.ts';
 export const LABELLED_DIR = fileURLToPath(new URL('../../../../../../shared/fixtures/labelled/', import.meta.url));
 export const ANNOTATED_CSV = LABELLED_DIR + 'annotated.csv';
 
-export type Basis = 'annotated' | 'per-event' | 'calendar';
+/** How strong a row's label is; 'project' rows are written and labelled by the project (project-examples.ts). */
+export type Basis = 'annotated' | 'per-event' | 'calendar' | 'project';
 
 export interface Row {
   id: string;

@@ -8,7 +8,7 @@ export const CATEGORIES = ['Music', 'Food', 'Business', 'Sports', 'Arts', 'Tech'
 export type Category = (typeof CATEGORIES)[number];
 
 /** Bump when tokenisation or feature names change; the model stores it and refuses a mismatch. */
-export const FEATURE_VERSION = 7;
+export const FEATURE_VERSION = 8;
 
 export interface EventText {
   title: string;
@@ -104,9 +104,20 @@ export interface PreparedText {
   venue: string;
 }
 
+/**
+ * A source category's words: schema.org types and similar identifiers are written in camel case
+ * ("FoodEvent", "VisualArtsEvent"), whose words would otherwise be one token.
+ */
+export function categoryWords(category: string): string {
+  return category.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
+}
+
 /** Normalised, length-bounded title, description and venue. Categories from the source join the title. */
 export function prepare(input: EventText): PreparedText {
-  const cats = (input.categories ?? []).filter((c) => typeof c === 'string').join(' ; ');
+  const cats = (input.categories ?? [])
+    .filter((c) => typeof c === 'string')
+    .map(categoryWords)
+    .join(' ; ');
   const title = normaliseText(((input.title ?? '') + (cats ? ' ; ' + cats : '')).slice(0, MAX_TITLE_CHARS));
   let description = normaliseText((input.description ?? '').slice(0, MAX_DESCRIPTION_CHARS));
   // Descriptions that merely repeat the title add nothing.

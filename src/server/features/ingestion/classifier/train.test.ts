@@ -1,10 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from './data.ts';
-import { normaliseText, urlHostWords } from './features.ts';
+import { categoryWords, normaliseText, urlHostWords } from './features.ts';
 import { adaptPriors } from './classifier.ts';
 import { eventScores, lexiconScores, lineupCue } from './lexicon.ts';
 import { prepare } from './features.ts';
-import { BASE, abstention, abstentionCurve, assertNoLeak, buildVocabulary, leaveOneSourceOut, losoSide, nestedLoso, sourceGroups, sourceKey, sourceWeights, type Config } from './train.ts';
+import { PROJECT_EXAMPLES, PROJECT_SOURCE } from './project-examples.ts';
+import {
+  BASE,
+  abstention,
+  abstentionCurve,
+  assertNoLeak,
+  buildVocabulary,
+  fit,
+  leaveOneSourceOut,
+  losoSide,
+  nestedLoso,
+  realRows,
+  sourceGroups,
+  sourceKey,
+  sourceWeights,
+  trainingSide,
+  withoutFeatures,
+  type Config,
+} from './train.ts';
 
 const row = (id: string, source: string, title: string, label?: Row['label'], description = ''): Row => ({
   id,
@@ -150,6 +168,77 @@ describe('classifier training helpers', () => {
     expect(top('Tischtennis Turnier')).toBe('Sports');
     expect(top('Entspannung am Abend')).toBe('Wellness');
     expect(top('Feuerwerk am Hafen')).toBe('Other');
+  });
+
+  it('the lexicon puts cooking, baking and tasting classes on the Food side and craft classes on the Arts side', () => {
+    const top = (title: string, description = '') => {
+      const { title: t, body: b } = lexiconScores(prepare({ title, description }));
+      const total: Record<string, number> = {};
+      for (const [c, v] of [...Object.entries(t), ...Object.entries(b)]) total[c] = (total[c] ?? 0) + v;
+      return Object.entries(total).sort((x, y) => y[1] - x[1])[0]?.[0];
+    };
+    expect(top('Sourdough for beginners')).toBe('Food');
+    expect(top('Handmade ravioli night')).toBe('Food');
+    expect(top('Knife skills 101')).toBe('Food');
+    expect(top('Latte art throwdown')).toBe('Food');
+    expect(top('Cookie decorating party')).toBe('Food');
+    expect(top('Kochkurs für Anfänger')).toBe('Food');
+    expect(top('Taller de repostería')).toBe('Food');
+    expect(top('Wheel throwing: mugs')).toBe('Arts');
+    expect(top('Stained glass for beginners')).toBe('Arts');
+    expect(top('Sip and paint', 'A glass of wine while you paint a sunset.')).toBe('Arts');
+    expect(top('Aquarellkurs')).toBe('Arts');
+  });
+
+  it('does not read a surname in a venue as food', () => {
+    const { body } = lexiconScores(prepare({ title: 'Open gym', venue: 'Gymnasium (in Constance Baker Motley Recreation Center)' }));
+    expect(body.Food ?? 0).toBe(0);
+  });
+
+  it("splits a source's camel-case category into words", () => {
+    expect(categoryWords('FoodEvent')).toBe('Food Event');
+    expect(categoryWords('VisualArtsEvent')).toBe('Visual Arts Event');
+    expect(categoryWords('Food & Drink')).toBe('Food & Drink');
+    const p = prepare({ title: 'Saturday session', categories: ['FoodEvent'] });
+    expect(lexiconScores(p).title.Food).toBeGreaterThan(0);
+  });
+
+  it('project-written examples join a training side only when configured, never with a held-out title', () => {
+    expect(PROJECT_EXAMPLES.length).toBeGreaterThan(50);
+    expect(PROJECT_EXAMPLES.every((r) => r.basis === 'project' && r.source === PROJECT_SOURCE && r.label)).toBe(true);
+    const annotated = [row('a1', 'A', 'Jazz night', 'Music')];
+    const off = trainingSide(annotated, [], [], [], { ...BASE, projectExamples: false });
+    expect(off.labelled.some((r) => r.basis === 'project')).toBe(false);
+    const held = [row('h1', 'B', PROJECT_EXAMPLES[0]!.title, 'Food')];
+    const on = trainingSide(annotated, held, [], [], { ...BASE, projectExamples: true });
+    expect(on.labelled.filter((r) => r.basis === 'project')).toHaveLength(PROJECT_EXAMPLES.length - 1);
+    expect(on.labelled.some((r) => r.title === PROJECT_EXAMPLES[0]!.title)).toBe(false);
+    // They are not real events: the prior a feed is adapted from leaves them out.
+    expect(realRows(on.labelled)).toEqual(annotated);
+  });
+
+  it('project-written rows leave the weights of a feature only they carry alone, and their lexicon features untrained', () => {
+    const real = [row('a', 'A', 'Jazz concert', 'Music'), row('b', 'B', 'Yoga class', 'Wellness'), row('c', 'C', 'Jazz trio', 'Music'), row('d', 'D', 'Yoga flow', 'Wellness')];
+    const project = [{ ...row('p', PROJECT_SOURCE, 'Sourdough cooking class', 'Food'), basis: 'project' as const }, { ...row('q', PROJECT_SOURCE, 'Sourdough baking class', 'Food'), basis: 'project' as const }];
+    const cfg: Config = { ...BASE, selfRounds: 0, minDf: 1 };
+    const fitted = fit([...real, ...project], [], cfg, undefined);
+    const K = fitted.linear.b.length;
+    const weights = (name: string) => {
+      const i = fitted.vocab.indexOf(name);
+      expect(i).toBeGreaterThanOrEqual(0);
+      return [...fitted.linear.W.subarray(i * K, i * K + K)];
+    };
+    // The word only the project rows carry is learned from them ...
+    expect(Math.max(...weights('t:sourdough').map(Math.abs))).toBeGreaterThan(0);
+    // ... but the Food lexicon feature, which only they would fire, gets no weight from them.
+    expect(weights('lt:Food').every((w) => Math.abs(w) < 1e-9)).toBe(true);
+  });
+
+  it('drops the given features from a document', () => {
+    const d = { idx: Int32Array.from([1, 4, 7]), val: Float64Array.from([0.5, 2, 3]) };
+    const out = withoutFeatures(d, new Set([4]));
+    expect([...out.idx]).toEqual([1, 7]);
+    expect([...out.val]).toEqual([0.5, 3]);
   });
 
   it('deals sources into groups of about equal size', () => {

