@@ -38,6 +38,9 @@ import { createGamingService } from './features/gaming/gaming.service.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
 import { createNotificationsService } from './features/notifications/notifications.service.ts';
 import { qrRoutes } from './features/qr/qr.routes.ts';
+import { createOcrPool } from './features/scan/engine/ocr-pool.ts';
+import { scanRoutes } from './features/scan/scan.routes.ts';
+import { createScanService, type OcrReader } from './features/scan/scan.service.ts';
 import { createQrService } from './features/qr/qr.service.ts';
 import { createEventBus, type EventBus } from './lib/event-bus.ts';
 import { createLlmClient } from './lib/llm.ts';
@@ -62,6 +65,8 @@ export interface AppDeps {
   fetch?: SafeFetch;
   /** Run sources on their intervals (npm start); tests leave it off or shorten the minute. */
   scheduler?: false | { unitSeconds?: number; pollingIntervalSeconds?: number };
+  /** The flyer scanner's OCR; defaults to the tesseract pool, whose workers start on the first scan. */
+  ocr?: OcrReader;
 }
 
 declare module 'fastify' {
@@ -168,7 +173,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(gamingRoutes, { gaming: createGamingService({ db: database.db, clock, city, bus }) });
   await app.register(notificationsRoutes, { notifications: createNotificationsService({ db: database.db, clock, bus }) });
   const qrKey = createHmac('sha256', deps.sessionSecret).update('qr').digest();
-  await app.register(qrRoutes, { qr: createQrService({ db: database.db, clock, city, bus, key: qrKey }) });
+  const qr = createQrService({ db: database.db, clock, city, bus, key: qrKey });
+  await app.register(qrRoutes, { qr });
+  const ocr = deps.ocr ?? createOcrPool();
+  if (!deps.ocr) app.addHook('onClose', async () => ocr.close());
+  await app.register(scanRoutes, { scan: createScanService({ db: database.db, clock, city, bus, ocr, ingestion, qr }) });
   app.get('/api/config', { schema: { response: { 200: PublicConfig } }, config: { access: 'public' } }, async () => ({ city, oidc: Boolean(deps.oidc) }));
 
   const webDir = deps.webDir === undefined ? defaultWebDir : deps.webDir;

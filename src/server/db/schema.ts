@@ -7,3 +7,4 @@ export * from '../features/ingestion/sources.table.ts';
 export * from '../features/gaming/badges.table.ts';
 export * from '../features/notifications/notifications.table.ts';
 export * from '../features/ingestion/duplicates.table.ts';
+export * from '../features/scan/scan.table.ts';

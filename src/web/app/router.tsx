@@ -16,6 +16,7 @@ const EventPage = lazy(() => import('../features/events/event-page.tsx'));
 const SourcesPage = lazy(() => import('../features/admin/sources-page.tsx'));
 const QrScannerPage = lazy(() => import('../features/gaming/qr-scanner-page.tsx'));
 const LeaderboardPage = lazy(() => import('../features/gaming/leaderboard-page.tsx'));
+const FlyerScannerPage = lazy(() => import('../features/scan/flyer-scanner-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/shell/not-found-page.tsx'));
 const PendingFeaturePage = lazy(() => import('../features/shell/pending-feature-page.tsx'));
 
@@ -26,7 +27,6 @@ const PENDING: { path: string; title: string }[] = [
   { path: '/shop', title: 'Marketplace' },
   { path: '/stories', title: 'Community Stories' },
   { path: '/memory-forge', title: 'Memory Forge' },
-  { path: '/scanner', title: 'Event Flyer Scanner' },
   { path: '/ar-discovery', title: 'AR Event Discovery' },
   { path: '/ai-chat', title: 'AI Admin Console' },
 ];
@@ -80,6 +80,11 @@ function Pages() {
       <Route path="/qr-scanner">
         <AuthGate>
           <QrScannerPage />
+        </AuthGate>
+      </Route>
+      <Route path="/scanner">
+        <AuthGate>
+          <FlyerScannerPage />
         </AuthGate>
       </Route>
       <Route path="/leaderboard">

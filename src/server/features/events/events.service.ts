@@ -64,7 +64,9 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
     async get(id: string, viewer: Viewer | null): Promise<EventDetail> {
       let row = await repo.findById(id, viewer?.id ?? null);
       if (row?.event.status === 'merged' && row.event.mergedInto) row = await repo.findById(row.event.mergedInto, viewer?.id ?? null);
-      if (!row || (row.event.status !== 'approved' && viewer?.role !== 'admin')) throw notFound('Event not found');
+      // Admins see every event; a member sees an event of theirs still in review (a flyer they scanned).
+      const mayView = row && (row.event.status === 'approved' || viewer?.role === 'admin' || (viewer && row.event.contributedBy === viewer.id && row.event.status === 'pending'));
+      if (!row || !mayView) throw notFound('Event not found');
       const links = await repo.findSources(row.event.id);
       const own = links.filter((l) => l.eventId === row.event.id);
       // Records merged into it, and (from before merges kept records) further sources linked to it directly.

@@ -146,3 +146,16 @@ describe('attendeeCount counts real people', () => {
     }
   });
 });
+
+describe('an event in review', () => {
+  it('shows to the member who contributed it and to admins, to nobody else', async () => {
+    const [ana, ben] = [await newUser(t.app), await newUser(t.app)];
+    const event = await buildEvent(t.database.db, { title: 'Winter Lantern Walk', status: 'pending', contributedBy: ana.user.id });
+    expect((await get(`/api/events/${event.id}`, ana.cookie)).statusCode).toBe(200);
+    expect((await get(`/api/events/${event.id}`, ben.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/events/${event.id}`)).statusCode).toBe(404);
+    // Rejected, it is gone for its contributor too.
+    await t.database.db.execute(sql`update events set status = 'rejected' where id = ${event.id}`);
+    expect((await get(`/api/events/${event.id}`, ana.cookie)).statusCode).toBe(404);
+  });
+});

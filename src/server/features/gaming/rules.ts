@@ -28,6 +28,8 @@ export const RULES = {
   quest_node: rule({ activityType: 'quest_node', label: 'completing a quest node', points: null, dailyCap: null, clientReportable: false, oncePerTarget: true }),
   check_in: rule({ activityType: 'check_in', label: 'checking in at an event', points: 25, dailyCap: null, clientReportable: false, oncePerTarget: true }),
   vendor_visit: rule({ activityType: 'vendor_visit', label: 'visiting a vendor', points: 10, dailyCap: null, clientReportable: false, oncePerTarget: true }),
+  /** A flyer-scanning challenge met (Flyer Hunter, Genre Explorer, New in Town): the challenge sets the points. */
+  scan_challenge: rule({ activityType: 'scan_challenge', label: 'completing a scan challenge', points: null, dailyCap: null, clientReportable: false, oncePerTarget: true }),
   demo_scan: rule({ activityType: 'demo_scan', label: 'scanning the demo code', points: 15, dailyCap: null, clientReportable: false, oncePerTarget: true }),
 } as const;
 

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { CityConfig } from '../../../contract/city.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import type { LlmClient } from '../../lib/llm.ts';
 import { classify, classifyFeed, type Classification, type ClassifierInput } from './classifier/classifier.ts';
 import { APPROVE_CONFIDENCE, classifyWithLlm, refineWithLlm, type LlmClassifyLog } from './classifier/llm-classify.ts';
 import { CONNECTORS } from './connectors/index.ts';
-import { SourceError, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
+import { SourceError, type CandidateEvent, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
@@ -46,6 +46,19 @@ export const toSpec = (s: SourceRow): SourceSpec => ({
 });
 
 export { itemHash };
+
+/** Where a contribution came from, kept as its source link. */
+export interface ContributionLink {
+  url: string;
+  name: string;
+}
+
+/** A contribution that cannot be listed (already ended, beyond the horizon, no valid start): 400 with the reason. */
+export class NotContributable extends AppError {
+  constructor(readonly reason: string) {
+    super(400, 'invalid', `The event cannot be listed: ${reason}`);
+  }
+}
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;
@@ -171,6 +184,68 @@ export function createIngestionService(deps: {
     return [];
   }
 
+  type VenueRow = Awaited<ReturnType<SourcesRepository['allVenues']>>[number];
+  const knownVenues = (rows: readonly VenueRow[]): KnownVenues => new Map(rows.map((v) => [venueKey(v.name), v]));
+
+  /**
+   * A normalised item a member submitted: an event already listed ('same' verdict against the
+   * listed events near its start) is answered as is; otherwise it is classified and stored as a
+   * pending contribution of theirs, with thin matches proposed to admins as possible duplicates.
+   * `within` runs in the same transaction, after the event is stored (or found).
+   */
+  async function contributeItem<T = undefined>(
+    n: NormalisedEvent,
+    userId: string,
+    link: ContributionLink,
+    venueRows: readonly VenueRow[],
+    now: Date,
+    logContext: object,
+    within?: (tx: Db, r: { eventId: string; isNew: boolean }) => Promise<T>,
+  ): Promise<{ eventId: string; isNew: boolean; extra: T | undefined }> {
+    const compared = (await repo.eventsInWindows(slotWindows([n], () => false))).map((e) => ({ e, c: compareEvents(n, { ...e, start: e.startDate }) }));
+    const same = compared.find((x) => x.c.verdict === 'same');
+    if (same) {
+      const r = { eventId: same.e.id, isNew: false };
+      return { ...r, extra: within ? await db.transaction((tx) => within(tx, r)) : undefined };
+    }
+    // Before the transaction: a model request must not hold it open.
+    const c = (await classifyWithLlm([classifierInput(n)], { llm, log: withContext(logContext) }))[0]!;
+    const id = randomUUID();
+    const venueId = (n.venueName && venueRows.find((v) => venueKey(v.name) === venueKey(n.venueName))?.id) || null;
+    const row = { ...newEventRow(n, { id, now, sourceType: 'contribution', classification: c, status: 'pending', venueId, isVerified: false, isDemo: false, contributedBy: userId }), sourceUrl: n.url ?? (link.url || null) };
+    // Thin evidence against a listed event: both stay, and admins see the pair.
+    const pairs: ProposedPair[] = compared
+      .filter((x) => x.c.verdict === 'possible')
+      .map(({ e, c: cmp }) => ({ eventA: id < e.id ? id : e.id, eventB: id < e.id ? e.id : id, kind: 'cross_source' as const, score: cmp.score, reason: cmp.reason }));
+    const extra = await db.transaction(async (tx) => {
+      const r = createSourcesRepository(tx);
+      await r.insertRunEvents([row]);
+      await r.insertRunLinks([{ eventId: id, sourceType: 'contribution', url: link.url, name: link.name, externalId: n.externalId, sourceId: null, seenAt: now, contentHash: null }]);
+      await createDuplicatesRepository(tx).insertPairs(pairs, now);
+      return within ? within(tx, { eventId: id, isNew: true }) : undefined;
+    });
+    return { eventId: id, isNew: true, extra };
+  }
+
+  /**
+   * Everything members submit (a URL, a flyer, ...) enters through here: the candidate is
+   * normalised (400 when it cannot be listed: ended, no valid start, ...), then matched against
+   * listed events or stored as a pending contribution (see contributeItem).
+   */
+  async function contribute<T = undefined>(
+    candidate: CandidateEvent,
+    userId: string,
+    link: ContributionLink,
+    within?: (tx: Db, r: { eventId: string; isNew: boolean }) => Promise<T>,
+  ): Promise<{ eventId: string; isNew: boolean; extra: T | undefined }> {
+    const now = clock.now();
+    const venueRows = await repo.allVenues();
+    const n = normalise(candidate, { city, now, venues: knownVenues(venueRows) });
+    if (typeof n === 'string') throw new NotContributable(n);
+    if (n.cancelled) throw new NotContributable('cancelled');
+    return contributeItem(n, userId, link, venueRows, now, { contribute: link.name }, within);
+  }
+
   return {
     /** Whether a language model is configured, and which; for the admin's AI status. */
     languageModel: llm ? { model: llm.model } : null,
@@ -187,33 +262,18 @@ export function createIngestionService(deps: {
     async importUrl(url: string, userId: string): Promise<{ eventId: string; created: boolean }> {
       const now = clock.now();
       const venueRows = await repo.allVenues();
-      const venues: KnownVenues = new Map(venueRows.map((v) => [venueKey(v.name), v]));
+      const venues = knownVenues(venueRows);
       const items = (await readUrl(url, now))
         .map((c) => normalise(c, { city, now, venues }))
         .filter((n): n is NormalisedEvent => typeof n !== 'string' && !n.cancelled)
         .sort((a, b) => a.start.getTime() - b.start.getTime());
       const n = items[0];
       if (!n) throw invalid('url: no upcoming event was found at that address');
-      const compared = (await repo.eventsInWindows(slotWindows([n], () => false))).map((e) => ({ e, c: compareEvents(n, { ...e, start: e.startDate }) }));
-      const same = compared.find((x) => x.c.verdict === 'same');
-      if (same) return { eventId: same.e.id, created: false };
-      // Before the transaction: a model request must not hold it open.
-      const c = (await classifyWithLlm([classifierInput(n)], { llm, log: withContext({ importUrl: url }) }))[0]!;
-      const id = randomUUID();
-      const venueId = (n.venueName && venueRows.find((v) => venueKey(v.name) === venueKey(n.venueName))?.id) || null;
-      const row = { ...newEventRow(n, { id, now, sourceType: 'contribution', classification: c, status: 'pending', venueId, isVerified: false, isDemo: false, contributedBy: userId }), sourceUrl: n.url ?? url };
-      // Thin evidence against a listed event: both stay, and admins see the pair.
-      const pairs: ProposedPair[] = compared
-        .filter((x) => x.c.verdict === 'possible')
-        .map(({ e, c: cmp }) => ({ eventA: id < e.id ? id : e.id, eventB: id < e.id ? e.id : id, kind: 'cross_source' as const, score: cmp.score, reason: cmp.reason }));
-      await db.transaction(async (tx) => {
-        const r = createSourcesRepository(tx);
-        await r.insertRunEvents([row]);
-        await r.insertRunLinks([{ eventId: id, sourceType: 'contribution', url: n.url ?? url, name: 'Contributed by a member', externalId: n.externalId, sourceId: null, seenAt: now, contentHash: null }]);
-        await createDuplicatesRepository(tx).insertPairs(pairs, now);
-      });
-      return { eventId: id, created: true };
+      const { eventId, isNew } = await contributeItem(n, userId, { url: n.url ?? url, name: 'Contributed by a member' }, venueRows, now, { importUrl: url });
+      return { eventId, created: isNew };
     },
+
+    contribute,
 
     /** Runs one source now; records the run and the source's health whatever happens. */
     async runSource(sourceId: string, trigger: 'schedule' | 'manual' | 'seed' = 'manual'): Promise<RunSummary> {
