@@ -4,7 +4,8 @@ import type { EventSummary } from '../../../contract/events.ts';
 import type { SourceResponse } from '../../../contract/ingestion.ts';
 import { dismissToast } from '../../components/ui/use-toast.ts';
 import { buildEvent, buildUser, json, renderApp, stubFetch, type Handler } from '../events/test-helpers.tsx';
-import { AdminOverlay, fromZonedInput, toZonedInput } from './admin-overlay.tsx';
+import { fromZonedInput, toZonedInput } from '../../lib/city-time.ts';
+import { AdminOverlay } from './admin-overlay.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();

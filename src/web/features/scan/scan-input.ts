@@ -1,5 +1,5 @@
 import { FLYER_MAX_BYTES } from '../../../contract/scan.ts';
-import { wallClock, zonedToUtc, zoneOffsetMs } from '../../../contract/time.ts';
+import { fromZonedInput, toZonedInput } from '../../lib/city-time.ts';
 
 /** The image types the scanner takes (spec section 5: image files only). */
 export const FLYER_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
@@ -56,29 +56,11 @@ export function currentLocation(timeoutMs = LOCATION_TIMEOUT_MS): Promise<{ lati
   });
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-/** An instant as a datetime-local value ('2026-11-28T19:00') on the city's clocks. */
-export function toCityInput(iso: string | null | undefined, timeZone: string): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const w = wallClock(d, timeZone);
-  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
-}
+/** An instant as a datetime-local value on the city's clocks ('' when there is none). */
+export const toCityInput = (iso: string | null | undefined, timeZone: string): string => (iso ? toZonedInput(iso, timeZone) : '');
 
 /** A datetime-local value read on the city's clocks, as ISO with the zone's offset. */
-export function fromCityInput(value: string, timeZone: string): string | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
-  if (!m) return null;
-  const [year, month, day, hour, minute] = m.slice(1).map(Number) as [number, number, number, number, number];
-  const instant = zonedToUtc({ year, month, day, hour, minute, second: 0 }, timeZone);
-  if (Number.isNaN(instant.getTime())) return null;
-  const w = wallClock(instant, timeZone);
-  const offsetMin = Math.round(zoneOffsetMs(instant, timeZone) / 60_000);
-  const abs = Math.abs(offsetMin);
-  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:00${offsetMin < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
+export const fromCityInput = fromZonedInput;
 
 /** 'Free', '$12', or 'Not found' for what was read off a flyer. */
 export function priceLabel(price: number | null | undefined, isFree: boolean | undefined): string {
