@@ -10,6 +10,8 @@ export const ErrorCode = z.enum([
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
+  /** The server cannot take the work now (a full queue); Retry-After says when to try again. */
+  'unavailable',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -12,6 +12,7 @@ const codeByStatus: Record<number, ErrorCode> = {
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+  503: 'unavailable',
 };
 
 /** Renders every error as `{ code, message, issues? }`; only 4xx messages reach the client. */

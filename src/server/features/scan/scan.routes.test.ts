@@ -132,6 +132,7 @@ describe('POST /api/scan/flyer: access and validation', () => {
     busy = true;
     const res = await post({ imageData: image }, cookie);
     expect(res.statusCode).toBe(503);
+    expect(res.json().code).toBe('unavailable');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 

@@ -42,7 +42,7 @@ const SIGNED_QR = /^tb1\.[\w-]+\.[\w-]+$/;
 const WEB_URL = /^https?:\/\/\S+$/i;
 
 const busy = () =>
-  new AppError(503, 'rate_limited', 'The flyer reader is busy; try again in a few seconds', { 'retry-after': String(OCR_BUSY_RETRY_SECONDS) });
+  new AppError(503, 'unavailable', 'The flyer reader is busy; try again in a few seconds', { 'retry-after': String(OCR_BUSY_RETRY_SECONDS) });
 
 /** A badge as the scan page shows it: its title, and the points a tier badge stands for (0 for the others). */
 const badgeLine = (b: Pick<BadgeResponse, 'badgeType' | 'title'>) => ({

@@ -220,7 +220,7 @@ describe('the flyer scanner page', { timeout: 20_000 }, () => {
   });
 
   it('says the reader is busy and when to retry on a 503', async () => {
-    stubScanApi(() => json({ code: 'busy', message: 'The flyer reader is busy' }, { status: 503, headers: { 'Retry-After': '7' } }));
+    stubScanApi(() => json({ code: 'unavailable', message: 'The flyer reader is busy' }, { status: 503, headers: { 'Retry-After': '7' } }));
     renderApp(<FlyerScannerPage />, { user: buildUser() });
     choose(flyer());
     await screen.findByRole('img', { name: 'Your flyer: flyer.png' });
