@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, hasChromium, NO_CHROMIUM, signInThroughUi } from './fixtures.ts';
 
+// Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
+// playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
 test.skip(!hasChromium, NO_CHROMIUM);
 
 const DAY = 24 * 3600_000;

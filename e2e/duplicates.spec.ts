@@ -1,6 +1,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, hasChromium, NO_CHROMIUM, signInThroughUi } from './fixtures.ts';
 
+// Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
+// playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
 test.skip(!hasChromium, NO_CHROMIUM);
 
 /** The demo pair the pipeline proposes rather than merges (demo/feeds/README.md, Deduplication). */

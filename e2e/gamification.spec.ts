@@ -7,6 +7,8 @@ import { fixedPoints, RULES } from '../src/server/features/gaming/rules.ts';
 import { ADMIN, hasChromium, NO_CHROMIUM, newUser } from './fixtures.ts';
 import { seedInputs } from './seed-events.ts';
 
+// Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
+// playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
 test.skip(!hasChromium, NO_CHROMIUM);
 // Each test signs a new member up and waits on live updates: generous on a busy machine.
 test.describe.configure({ timeout: 90_000 });

@@ -3,6 +3,8 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ADMIN, hasChromium, NO_CHROMIUM, newUser } from './fixtures.ts';
 import { SEED } from './seed-events.ts';
 
+// Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
+// playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
 test.skip(!hasChromium, NO_CHROMIUM);
 
 const PHONE = { width: 390, height: 844 };

@@ -5,6 +5,8 @@ import { SEED } from './seed-events.ts';
 // Listings that tell the truth, on screen: a weekly series is one card, and the attendee count
 // moves while someone is looking at it.
 
+// Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
+// playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
 test.skip(!hasChromium, NO_CHROMIUM);
 test.describe.configure({ timeout: 60_000 });
 
