@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const Role = z.enum(['user', 'admin']);
+/** `vendor` runs one or more vendors' stalls and shop; admins do everything. */
+export const Role = z.enum(['user', 'vendor', 'admin']);
 export type Role = z.infer<typeof Role>;
 
 /** GET /api/auth/user: the signed-in user (spec section 3, plus role for the admin switch). */

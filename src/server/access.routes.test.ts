@@ -28,7 +28,8 @@ const call = (method: string, url: string, body: string, cookie?: string) =>
   });
 
 const rules = () => t.app.accessRules;
-const guarded = (access: 'user' | 'admin') => rules().filter((r) => r.access === access || (access === 'user' && r.access === 'admin'));
+/** Routes a caller needs at least `access` for: every non-public route needs a signed-in user. */
+const guarded = (access: 'user' | 'vendor' | 'admin') => rules().filter((r) => r.access === access || (access === 'user' && r.access !== 'public'));
 
 describe('every route declares who may call it', () => {
   it('lists every route the router holds, and each /api route and /ws with a declared rule', () => {
@@ -38,7 +39,7 @@ describe('every route declares who may call it', () => {
     expect(rules().length).toBe(routed.length);
     const api = rules().filter((r) => r.url.startsWith('/api') || r.url === '/ws');
     expect(api.length).toBeGreaterThan(40);
-    for (const r of api) expect(['public', 'user', 'admin'], `${r.method} ${r.url}`).toContain(r.access);
+    for (const r of api) expect(['public', 'user', 'vendor', 'admin'], `${r.method} ${r.url}`).toContain(r.access);
     for (const r of rules().filter((x) => !x.url.startsWith('/api') && x.url !== '/ws')) expect(r.access, `${r.method} ${r.url}`).toBe('public');
   });
 
@@ -85,6 +86,14 @@ describe('access is decided before the body is read', () => {
       const res = await call(r.method, r.url, '{"not json', member);
       expect(res.statusCode, `${r.method} ${r.url}: ${res.body}`).toBe(403);
       if (r.method !== 'HEAD') expect(res.json(), `${r.method} ${r.url}`).toEqual({ code: 'forbidden', message: 'Admins only' });
+    }
+  });
+
+  it('answers 403 to a member calling any vendor route, with an invalid JSON body', async () => {
+    for (const r of guarded('vendor')) {
+      const res = await call(r.method, r.url, '{"not json', member);
+      expect(res.statusCode, `${r.method} ${r.url}: ${res.body}`).toBe(403);
+      if (r.method !== 'HEAD') expect(res.json(), `${r.method} ${r.url}`).toEqual({ code: 'forbidden', message: 'Vendors and admins only' });
     }
   });
 });

@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
 import { createOidcAdapter } from './features/auth/oidc.ts';
 import { seedDemoIfEmpty } from './features/ingestion/demo/seed-demo.ts';
+import { seedFeatureDemos } from './demo-content.ts';
 import { closeSharedSandbox } from './features/ingestion/parse/sandbox.ts';
 
 /** In development a secret is generated once and kept beside the data. */
@@ -48,6 +49,7 @@ async function main() {
   if (env.SEED_DEMO) {
     const seeded = await seedDemoIfEmpty({ sources: app.ingest.sources, ingestion: app.ingest.service });
     for (const s of seeded) app.log.info(s, 'demo source loaded');
+    for (const s of await seedFeatureDemos(app)) app.log.info(s, 'demo content loaded');
   }
 
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {

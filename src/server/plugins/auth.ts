@@ -6,9 +6,16 @@ import type { UserRow } from '../features/users/users.table.ts';
 
 export const SESSION_COOKIE = 'tb_session';
 
-/** Who may call a route: anyone, any signed-in user, or admins only. */
-export type Access = 'public' | 'user' | 'admin';
-const ACCESS: readonly Access[] = ['public', 'user', 'admin'];
+/** Who may call a route: anyone, any signed-in user, vendors (and admins), or admins only. */
+export type Access = 'public' | 'user' | 'vendor' | 'admin';
+const ACCESS: readonly Access[] = ['public', 'user', 'vendor', 'admin'];
+
+/**
+ * A route's second, resource-level check (owner or admin), declared beside `access` and run
+ * right after it, before the body is read: it sees the user and the URL params, and throws
+ * `forbidden()` / `notFound()` itself.
+ */
+export type AccessGuard = (req: FastifyRequest) => Promise<void>;
 
 /** One registered route and the access it declared (routes outside /api default to public). */
 export interface AccessRule {
@@ -25,6 +32,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Required on every /api route and /ws: checked before the body is read. */
     access?: Access;
+    /** Optional resource check after `access` (e.g. the vendor's owner or an admin). */
+    guard?: AccessGuard;
   }
   interface FastifyInstance {
     /** Every route registered after the auth plugin, with its access; for tests that walk them. */
@@ -42,6 +51,10 @@ const mustDeclare = (url: string) => url.startsWith('/api') || url === '/ws';
 const checks: Record<Exclude<Access, 'public'>, onRequestHookHandler> = {
   user: async (req) => {
     if (!req.user) throw unauthorized();
+  },
+  vendor: async (req) => {
+    if (!req.user) throw unauthorized();
+    if (req.user.role !== 'vendor' && req.user.role !== 'admin') throw forbidden('Vendors and admins only');
   },
   admin: async (req) => {
     if (!req.user) throw unauthorized();
@@ -73,20 +86,22 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: Pick<Aut
     const method = [route.method].flat().join(',');
     const declared = route.config?.access;
     if (declared === undefined && mustDeclare(route.url)) {
-      throw new Error(`${method} ${route.url} declares no access rule: add config: { access: 'public' | 'user' | 'admin' }`);
+      throw new Error(`${method} ${route.url} declares no access rule: add config: { access: 'public' | 'user' | 'vendor' | 'admin' }`);
     }
     if (declared !== undefined && !ACCESS.includes(declared)) throw new Error(`${method} ${route.url} declares an unknown access rule: ${String(declared)}`);
     const access = declared ?? 'public';
     rules.push(Object.freeze({ method, url: route.url, access }));
-    if (access === 'public') return;
+    const guard = route.config?.guard;
+    if (access === 'public' && !guard) return;
     // Appended, so the route's own onRequest hooks (rate limit, origin check) keep their place before it.
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [...own, checks[access]];
+    const guardHook: onRequestHookHandler | null = guard ? async (req) => guard(req) : null;
+    route.onRequest = [...own, ...(access === 'public' ? [] : [checks[access]]), ...(guardHook ? [guardHook] : [])];
   });
 });
 
 /**
- * The user a 'user' or 'admin' route's access rule already let in. Signed-out callers never
+ * The user a 'user', 'vendor' or 'admin' route's access rule already let in. Signed-out callers never
  * reach such a handler, so a null user here is a route declared with the wrong access: a 500.
  */
 export function signedIn(req: FastifyRequest): UserRow {

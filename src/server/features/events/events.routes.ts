@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { UserRow } from '../users/users.table.ts';
 import {
   CalendarLink,
   EventDetail,
@@ -27,7 +28,7 @@ const eventId = (id: string) => {
   if (!UUID.test(id)) throw notFound('Event not found');
   return id;
 };
-const viewerOf = (u: { id: string; role: 'user' | 'admin' } | null) => (u ? { id: u.id, role: u.role } : null);
+const viewerOf = (u: { id: string; role: UserRow['role'] } | null) => (u ? { id: u.id, role: u.role } : null);
 
 export interface EventsRoutesDeps {
   events: EventsService;

@@ -10,7 +10,9 @@ export const users = pgTable(
     firstName: text('first_name'),
     lastName: text('last_name'),
     profileImageUrl: text('profile_image_url'),
-    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    role: text('role', { enum: ['user', 'vendor', 'admin'] }).notNull().default('user'),
+    /** Set by an admin (PATCH /api/admin/users/:id): the account cannot sign in and its sessions are gone. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     /** Cached sum of the points ledger; 0 until the user earns anything. */
     points: integer('points').notNull().default(0),
     oidcSubject: text('oidc_subject'),

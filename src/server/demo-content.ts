@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Demo content beyond the event feeds (vendors, products, stories ...), invented for the demo
+ * city and marked `isDemo`. Runs after the demo feeds were ingested, so it can link to demo
+ * events; each feature's seeder adds its rows only when its own table is empty.
+ */
+export async function seedFeatureDemos(app: FastifyInstance): Promise<{ feature: string; rows: number }[]> {
+  const seeded: { feature: string; rows: number }[] = [];
+  // Feature seeders are appended here, one line each, in dependency order (vendors before the shop).
+  void app;
+  return seeded;
+}
