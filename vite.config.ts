@@ -1,14 +1,15 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { resolve } from 'node:path';
 
-// The web app lives in src/web and builds into dist/web, which the server serves.
+// The web app lives in src/web and builds into dist/web (or WEB_DIR), which the server serves.
 export default defineConfig({
   root: 'src/web',
   publicDir: '../../public',
   plugins: [react(), tailwindcss()],
   build: {
-    outDir: '../../dist/web',
+    outDir: process.env.WEB_DIR ? resolve(process.env.WEB_DIR) : '../../dist/web',
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 600,

@@ -45,7 +45,7 @@ async function main() {
     : null;
   // The database opens after the OpenID provider answered, so a bad provider fails fast.
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
-  const app = await buildApp({ env, database, city, sessionSecret: sessionSecret(env), oidc, scheduler: env.RUN_SCHEDULER ? {} : false });
+  const app = await buildApp({ env, database, city, sessionSecret: sessionSecret(env), oidc, ...(env.WEB_DIR ? { webDir: env.WEB_DIR } : {}), scheduler: env.RUN_SCHEDULER ? {} : false });
   if (env.SEED_DEMO) {
     const seeded = await seedDemoIfEmpty({ sources: app.ingest.sources, ingestion: app.ingest.service });
     for (const s of seeded) app.log.info(s, 'demo source loaded');
