@@ -210,9 +210,18 @@ test('signed out, the heart on a public event page asks to log in and goes to th
   await page.goto(`/events/${id}`);
   await expect(page.getByRole('heading', { level: 1, name: SEED.zebra })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('button', { name: 'Account menu' })).toHaveCount(0);
+  // The redirect comes 500 ms after the toast; on a loaded machine that can fall between two
+  // assertions, so the navigation to /api/login is held until the toast has been read.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/login**', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByRole('button', { name: `Add ${SEED.zebra} to favorites` }).click();
   await expect(page.getByText('Login Required', { exact: true }).first()).toBeVisible();
   await expect(page.getByText('Please log in to save favorites', { exact: true }).first()).toBeVisible();
+  release();
   await page.waitForURL(new RegExp(`/login\\?returnTo=%2Fevents%2F${id}$`));
   await context.close();
 });

@@ -1,5 +1,16 @@
 import { z } from 'zod';
 
+/** The checks behind `status`: any one failing makes it 'degraded'. */
+export const HealthChecks = z.object({
+  /** A timed `select 1`: 'slow' over 500 ms, 'down' when it failed. */
+  database: z.object({ status: z.enum(['ok', 'slow', 'down']), responseTime: z.number().nullable() }),
+  /** The source scheduler: 'off' when this instance does not run one, 'stopped' when it should but does not. */
+  scheduler: z.object({ status: z.enum(['running', 'starting', 'stopped', 'off']) }),
+  /** The last run of each enabled source: 'failing' when most of them failed. */
+  sources: z.object({ status: z.enum(['ok', 'failing']), failing: z.number().int(), total: z.number().int() }),
+});
+export type HealthChecks = z.infer<typeof HealthChecks>;
+
 /** GET /api/health (spec section 3): uptime in milliseconds, storage figures counted live. */
 export const HealthResponse = z.object({
   status: z.enum(['operational', 'degraded']),
@@ -13,5 +24,6 @@ export const HealthResponse = z.object({
       }),
     }),
   }),
+  checks: HealthChecks.optional(),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;

@@ -42,9 +42,22 @@ import { createOcrPool } from './features/scan/engine/ocr-pool.ts';
 import { scanRoutes } from './features/scan/scan.routes.ts';
 import { createScanService, type OcrReader } from './features/scan/scan.service.ts';
 import { createQrService } from './features/qr/qr.service.ts';
+import { vendorsPlugin } from './features/vendors/vendors.routes.ts';
+import { shopPlugin } from './features/shop/shop.routes.ts';
+import { storiesFeature } from './features/stories/stories.routes.ts';
 import { createEventBus, type EventBus } from './lib/event-bus.ts';
 import { createLlmClient } from './lib/llm.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
+import { createToolModel } from './features/assistant/assistant.llm.ts';
+import { assistantRoutes } from './features/assistant/assistant.routes.ts';
+import { createAssistantService } from './features/assistant/assistant.service.ts';
+import { createAdminRepository } from './features/admin/admin.repository.ts';
+import { adminRoutes } from './features/admin/admin.routes.ts';
+import { createAdminService } from './features/admin/admin.service.ts';
+import { createAiMonitor, type AiMonitor } from './features/admin/ai-monitor.ts';
+import { auditPlugin } from './features/admin/audit.plugin.ts';
+import { createAuditRepository } from './features/admin/audit.repository.ts';
+import { createSecurityService } from './features/admin/security.service.ts';
 import { createHealthService } from './features/health/health.service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -77,6 +90,8 @@ declare module 'fastify' {
     ingest: { service: IngestionService; sources: SourcesRepository };
     /** The image cache; it runs by itself only with the scheduler (tests call `drain()`). */
     images: ImageJob;
+    /** Latency and engine of each AI feature; wrap a feature's LLM client with `aiMonitor.wrapLlm(feature, llm)`. */
+    aiMonitor: AiMonitor;
   }
 }
 
@@ -96,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  registerErrorHandler(app, { db: database.db, clock });
 
   // Once closing starts, ask keep-alive clients to leave so shutdown is not held up.
   let closing = false;
@@ -138,7 +153,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authRepo = createAuthRepository(database.db);
   const auth = createAuthService({ repo: authRepo, clock, adminEmails: env.ADMIN_EMAILS });
   await app.register(authPlugin, { auth });
-  const health = createHealthService({ db: database.db, clock, timeZone: city.timeZone, startedAt: clock.now() });
+  const audit = createAuditRepository(database.db);
+  await app.register(auditPlugin, { audit, clock });
+  const aiMonitor = createAiMonitor(() => clock.now());
+  app.decorate('aiMonitor', aiMonitor);
+  const health = createHealthService({ db: database.db, clock, timeZone: city.timeZone, startedAt: clock.now(), scheduler: () => (app.hasDecorator('scheduler') ? app.scheduler : null) });
 
   await app.register(authRoutes, { auth, oidc: deps.oidc ?? null, secureCookies: production || httpsPublic });
   await app.register(healthRoutes, { health });
@@ -154,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createDemoFetch({ now: () => clock.now(), timeZone: city.timeZone, next: createSafeFetch({ allowPrivate: env.ALLOW_PRIVATE_SOURCES }) });
   const sourcesRepo = createSourcesRepository(database.db);
   // The model endpoint is admin configuration: plain fetch, not the guarded one used for feeds.
-  const llm = createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL });
+  const llm = aiMonitor.wrapLlm('classification', createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL }));
   const duplicates = createDuplicatesService({ db: database.db, clock, bus, unit: city.distanceUnit });
   const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus, llm, log: app.log, mergeThreshold: (db) => duplicates.mergeThreshold(createDuplicatesRepository(db)) });
   const scheduler = deps.scheduler ? createScheduler({ database, sources: sourcesRepo, ingestion, log: app.log, ...deps.scheduler }) : null;
@@ -175,9 +194,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const qrKey = createHmac('sha256', deps.sessionSecret).update('qr').digest();
   const qr = createQrService({ db: database.db, clock, city, bus, key: qrKey });
   await app.register(qrRoutes, { qr });
-  const ocr = deps.ocr ?? createOcrPool();
+  const rawOcr = deps.ocr ?? createOcrPool();
+  const ocr: OcrReader = { read: (image) => aiMonitor.time('ocr', () => rawOcr.read(image)), close: () => rawOcr.close() };
   if (!deps.ocr) app.addHook('onClose', async () => ocr.close());
   await app.register(scanRoutes, { scan: createScanService({ db: database.db, clock, city, bus, ocr, ingestion, qr }) });
+  await app.register(vendorsPlugin, { db: database.db, clock, bus });
+  await app.register(shopPlugin, { db: database.db, clock, bus });
+  const adminRepo = createAdminRepository(database.db);
+  const adminService = createAdminService({
+    repo: adminRepo,
+    clock,
+    timeZone: city.timeZone,
+    health,
+    live: { endpoints: () => app.accessRules.filter((r) => r.url.startsWith('/api')).length, connections: () => app.realtime.connections(), aiModel: () => llm?.model ?? null, aiFailing: () => aiMonitor.modelFailing() },
+  });
+  await app.register(adminRoutes, { admin: adminService, audit, security: createSecurityService({ app, env, database, admin: adminRepo }), ai: aiMonitor, languageModel: llm ? { model: llm.model } : null });
+  await app.register(storiesFeature, { db: database.db, clock, city, bus, llm: aiMonitor.wrapLlm('stories', createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL })), timer: aiMonitor });
+  await app.register(assistantRoutes, { assistant: createAssistantService({ database, clock, timeZone: city.timeZone, health, events, ingestion, audit: createAuditRepository(database.db), scheduler: () => app.scheduler, images: () => app.images, model: createToolModel({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL }), timer: aiMonitor, log: app.log }) });
   app.get('/api/config', { schema: { response: { 200: PublicConfig } }, config: { access: 'public' } }, async () => ({ city, oidc: Boolean(deps.oidc) }));
 
   const webDir = deps.webDir === undefined ? defaultWebDir : deps.webDir;

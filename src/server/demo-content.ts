@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { seedVendorsDemo } from './features/vendors/vendors.demo.ts';
+import { seedShopDemo } from './features/shop/shop.demo.ts';
+import { seedStoriesDemo } from './features/stories/stories.demo.ts';
 
 /**
  * Demo content beyond the event feeds (vendors, products, stories ...), invented for the demo
@@ -8,6 +11,9 @@ import type { FastifyInstance } from 'fastify';
 export async function seedFeatureDemos(app: FastifyInstance): Promise<{ feature: string; rows: number }[]> {
   const seeded: { feature: string; rows: number }[] = [];
   // Feature seeders are appended here, one line each, in dependency order (vendors before the shop).
+  seeded.push(await seedVendorsDemo(app));
+  seeded.push(await seedShopDemo(app));
+  seeded.push(await seedStoriesDemo(app));
   void app;
   return seeded;
 }

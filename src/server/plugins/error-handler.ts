@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../contract/errors.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/client.ts';
+import { createAuditRepository } from '../features/admin/audit.repository.ts';
 import { AppError } from '../errors.ts';
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -16,7 +19,13 @@ const codeByStatus: Record<number, ErrorCode> = {
 };
 
 /** Renders every error as `{ code, message, issues? }`; only 4xx messages reach the client. */
-export function registerErrorHandler(app: FastifyInstance) {
+export function registerErrorHandler(app: FastifyInstance, persist?: { db: Db; clock: Clock }) {
+  // Unhandled 5xx go to the error log too, for the assistant's "View Error Logs"; a failed write is only logged.
+  const audit = persist ? createAuditRepository(persist.db) : null;
+  const keep = (err: Error, req: { method: string; url: string; log: { error: (o: object, m: string) => void } }) =>
+    audit
+      ?.recordError({ origin: 'http', message: err.message || 'Internal Server Error', detail: { method: req.method, url: req.url.split('?')[0], name: err.name }, at: persist!.clock.now() })
+      .catch((e: unknown) => req.log.error({ err: e }, 'error log write failed'));
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       const body: ErrorResponse = { code: err.code, message: err.message };
@@ -34,11 +43,13 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (isResponseSerializationError(err)) {
       req.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
+      void keep(err, req);
       return reply.status(500).send({ code: 'internal', message: 'Internal Server Error' } satisfies ErrorResponse);
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       req.log.error({ err }, 'unexpected error');
+      void keep(err, req);
       return reply.status(500).send({ code: 'internal', message: 'Internal Server Error' } satisfies ErrorResponse);
     }
     let message = err.message;

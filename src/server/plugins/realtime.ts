@@ -229,5 +229,9 @@ export async function registerRealtime(app: FastifyInstance, deps: { database: D
     /** Sends a message to one user's sockets on every instance. */
     toUser: (userId: string, msg: ServerMessage) => send({ to: userId, msg }),
     connections: () => [...sockets.values()].reduce((n, s) => n + s.size, 0),
+    /** Closes a user's sockets on this instance (their account was disabled: the session is gone). */
+    disconnectUser: (userId: string) => {
+      for (const ws of sockets.get(userId) ?? []) ws.close(1008, 'signed out');
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Spinner } from '../components/ui/spinner.tsx';
+import { AdminChatAuthGate, AdminRoleOnly } from '../features/assistant/assistant-gates.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
 import { useAuth } from '../features/auth/auth.queries.ts';
 import { useInterfaceMode } from '../features/auth/interface-mode.ts';
@@ -17,18 +18,23 @@ const SourcesPage = lazy(() => import('../features/admin/sources-page.tsx'));
 const QrScannerPage = lazy(() => import('../features/gaming/qr-scanner-page.tsx'));
 const LeaderboardPage = lazy(() => import('../features/gaming/leaderboard-page.tsx'));
 const FlyerScannerPage = lazy(() => import('../features/scan/flyer-scanner-page.tsx'));
+const ShopPage = lazy(() => import('../features/shop/shop-page.tsx'));
+const ShopOrdersPage = lazy(() => import('../features/shop/orders-page.tsx'));
+const ShopOrderPage = lazy(() => import('../features/shop/order-page.tsx'));
+const VendorOrdersPage = lazy(() => import('../features/shop/vendor-orders-page.tsx'));
+const VendorsPage = lazy(() => import('../features/vendors/vendors-page.tsx'));
+const VendorPage = lazy(() => import('../features/vendors/vendor-page.tsx'));
+const StoriesPage = lazy(() => import('../features/stories/stories-page.tsx'));
+const AdminChatPage = lazy(() => import('../features/assistant/admin-chat-page.tsx'));
+const AiConsolePage = lazy(() => import('../features/assistant/ai-console-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/shell/not-found-page.tsx'));
 const PendingFeaturePage = lazy(() => import('../features/shell/pending-feature-page.tsx'));
 
 /** Feature routes whose screens arrive in later work: each shows its frame and heading only. */
 const PENDING: { path: string; title: string }[] = [
   { path: '/map', title: 'Quest Map' },
-  { path: '/vendors', title: 'Local Vendors' },
-  { path: '/shop', title: 'Marketplace' },
-  { path: '/stories', title: 'Community Stories' },
   { path: '/memory-forge', title: 'Memory Forge' },
   { path: '/ar-discovery', title: 'AR Event Discovery' },
-  { path: '/ai-chat', title: 'AI Admin Console' },
 ];
 
 /** Signed out, a page outside the shell gets a plain frame of its own. */
@@ -100,10 +106,52 @@ function Pages() {
         </AuthGate>
       </Route>
       <Route path="/admin/chat">
-        <AuthGate>
+        <AdminChatAuthGate>
           <AdminOnly>
-            <PendingFeaturePage title="Admin AI Chat" />
+            <AdminChatPage />
           </AdminOnly>
+        </AdminChatAuthGate>
+      </Route>
+      <Route path="/ai-chat">
+        <AuthGate>
+          <AdminRoleOnly>
+            <AiConsolePage />
+          </AdminRoleOnly>
+        </AuthGate>
+      </Route>
+      <Route path="/shop">
+        <AuthGate>
+          <ShopPage />
+        </AuthGate>
+      </Route>
+      <Route path="/shop/orders">
+        <AuthGate>
+          <ShopOrdersPage />
+        </AuthGate>
+      </Route>
+      <Route path="/shop/orders/:id">
+        <AuthGate>
+          <ShopOrderPage />
+        </AuthGate>
+      </Route>
+      <Route path="/shop/vendor-orders">
+        <AuthGate>
+          <VendorOrdersPage />
+        </AuthGate>
+      </Route>
+      <Route path="/vendors">
+        <AuthGate>
+          <VendorsPage />
+        </AuthGate>
+      </Route>
+      <Route path="/vendors/:id">
+        <AuthGate>
+          <VendorPage />
+        </AuthGate>
+      </Route>
+      <Route path="/stories">
+        <AuthGate>
+          <StoriesPage />
         </AuthGate>
       </Route>
       {PENDING.map((p) => (

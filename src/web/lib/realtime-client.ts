@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { WS_RECONNECT_ATTEMPTS, WS_RECONNECT_DELAY_MS, type ServerMessage } from '../../contract/realtime.ts';
 import type { AuthUser } from '../../contract/auth.ts';
 
-export type ConnectionState = 'connected' | 'disconnected';
+/** 'connecting' on the first attempt, 'reconnecting' between retries, 'disconnected' once they ran out. */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
 
 /**
  * Event updates come in bursts (an ingestion run announces every event it stores): the event
@@ -60,6 +61,7 @@ export function connectRealtime(opts: {
   let stopped = false;
 
   const open = () => {
+    if (attempts === 0) opts.onState?.('connecting');
     socket = new WebSocket(url);
     socket.onopen = () => {
       attempts = 0;
@@ -74,8 +76,11 @@ export function connectRealtime(opts: {
     };
     socket.onerror = () => console.error('Realtime connection error');
     socket.onclose = () => {
-      opts.onState?.('disconnected');
-      if (stopped || attempts >= WS_RECONNECT_ATTEMPTS) return;
+      if (stopped || attempts >= WS_RECONNECT_ATTEMPTS) {
+        opts.onState?.('disconnected');
+        return;
+      }
+      opts.onState?.('reconnecting');
       attempts += 1;
       timer = setTimeout(open, WS_RECONNECT_DELAY_MS);
     };

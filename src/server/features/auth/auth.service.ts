@@ -11,6 +11,8 @@ export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
 const TOUCH_EVERY_MS = 60 * 1000;
 const INVALID_LOGIN = 'Invalid email or password';
+/** Said only after the right password (or the provider's word), so it reveals nothing to a guesser. */
+export const ACCOUNT_DISABLED = 'This account is disabled';
 
 // argon2id with the library's defaults (19 MiB, t=2); verified against a dummy hash
 // when the account does not exist so timing does not reveal which emails are registered.
@@ -33,6 +35,12 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
   function limitAccount(email: string) {
     const wait = accountLimiter.hit(email.toLowerCase());
     if (wait > 0) throw rateLimited('Too many sign-in attempts for this account. Try again later.', wait);
+  }
+
+  /** A disabled account (PATCH /api/admin/users/:id) cannot sign in by any route. */
+  function refuseDisabled(user: UserRow): UserRow {
+    if (user.disabledAt) throw unauthorized(ACCOUNT_DISABLED);
+    return user;
   }
 
   async function promoteIfListed(user: UserRow): Promise<UserRow> {
@@ -71,7 +79,7 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
       const ok = await verify(user.passwordHash, password).catch(() => false);
       if (!ok) throw unauthorized(INVALID_LOGIN);
       accountLimiter.reset(email.toLowerCase());
-      return promoteIfListed(user);
+      return promoteIfListed(refuseDisabled(user));
     },
 
     /** Finds or creates the user an OpenID provider vouched for; links by verified email. */
@@ -84,10 +92,11 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
       picture?: string;
     }): Promise<UserRow> {
       const bySubject = await repo.findUserByOidcSubject(claims.sub);
-      if (bySubject) return promoteIfListed(bySubject);
+      if (bySubject) return promoteIfListed(refuseDisabled(bySubject));
       if (!claims.emailVerified) throw unauthorized('Your sign-in provider has not verified your email address');
       const byEmail = await repo.findUserByEmail(claims.email);
       if (byEmail) {
+        refuseDisabled(byEmail);
         const linked = await repo.updateUser(byEmail.id, { oidcSubject: claims.sub });
         return promoteIfListed(linked ?? byEmail);
       }
@@ -126,6 +135,11 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
       const now = clock.now();
       const row = await repo.findLiveSession(idHash, now);
       if (!row) return undefined;
+      if (row.user.disabledAt) {
+        // Disabling deletes the sessions; this covers one created in a race with it.
+        await repo.deleteSession(idHash);
+        return undefined;
+      }
       if (now.getTime() - row.session.lastSeenAt.getTime() > SESSION_IDLE_MS) {
         await repo.deleteSession(idHash);
         return undefined;

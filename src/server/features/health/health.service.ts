@@ -1,17 +1,107 @@
-import { and, gte, lt, sql } from 'drizzle-orm';
+import { performance } from 'node:perf_hooks';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { zonedDayBounds } from '../../../contract/time.ts';
-import type { HealthResponse } from '../../../contract/health.ts';
+import type { HealthChecks, HealthResponse } from '../../../contract/health.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import { events } from '../events/events.table.ts';
+import { sourceRuns, sources } from '../ingestion/sources.table.ts';
 import { users } from '../users/users.table.ts';
 
-/** Live figures for /api/health: process uptime and what the database holds. */
-export function createHealthService(deps: { db: Db; clock: Clock; timeZone: string; startedAt: Date }) {
+/** A database round trip slower than this makes the server 'degraded'. */
+export const SLOW_DB_MS = 500;
+/** A round trip that has not answered by then counts as failed. */
+const DB_TIMEOUT_MS = 5_000;
+
+/** What the health report needs to know about the source scheduler (null: none on this instance). */
+export interface SchedulerProbe {
+  state(): 'idle' | 'running' | 'stopped';
+}
+
+/** The latest run across all sources, for the system status. */
+export interface LastRun {
+  finishedAt: Date;
+  status: 'success' | 'not_modified' | 'error';
+  sourceName: string;
+}
+
+/**
+ * Live figures and checks for /api/health and /api/admin/system-status: a timed `select 1`, the
+ * scheduler's state and the last run of every enabled source. Any failing check makes the
+ * status 'degraded'.
+ */
+export function createHealthService(deps: { db: Db; clock: Clock; timeZone: string; startedAt: Date; scheduler: () => SchedulerProbe | null; slowDbMs?: number }) {
   const { db, clock } = deps;
+  const slowMs = deps.slowDbMs ?? SLOW_DB_MS;
+
+  async function pingDatabase(): Promise<HealthChecks['database']> {
+    const start = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        db.execute(sql`select 1`),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), DB_TIMEOUT_MS);
+        }),
+      ]);
+      const ms = Math.round((performance.now() - start) * 10) / 10;
+      return { status: ms > slowMs ? 'slow' : 'ok', responseTime: ms };
+    } catch {
+      return { status: 'down', responseTime: null };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The last run of each enabled source: how many there are and how many failed. */
+  async function sourceRunsCheck(): Promise<HealthChecks['sources']> {
+    const rows = await db
+      .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status })
+      .from(sourceRuns)
+      .innerJoin(sources, eq(sources.id, sourceRuns.sourceId))
+      .where(eq(sources.enabled, true))
+      .orderBy(sourceRuns.sourceId, desc(sourceRuns.startedAt));
+    const failing = rows.filter((r) => r.status === 'error').length;
+    // "Most" = more than half of the enabled sources that have run at all.
+    return { status: rows.length > 0 && failing * 2 > rows.length ? 'failing' : 'ok', failing, total: rows.length };
+  }
+
+  function schedulerCheck(): HealthChecks['scheduler'] {
+    const s = deps.scheduler();
+    if (!s) return { status: 'off' };
+    const state = s.state();
+    return { status: state === 'stopped' ? 'stopped' : state === 'running' ? 'running' : 'starting' };
+  }
+
+  async function checks(): Promise<HealthChecks> {
+    const database = await pingDatabase();
+    const sourcesCheck = database.status === 'down' ? { status: 'ok' as const, failing: 0, total: 0 } : await sourceRunsCheck();
+    return { database, scheduler: schedulerCheck(), sources: sourcesCheck };
+  }
+
+  const isDegraded = (c: HealthChecks) => c.database.status !== 'ok' || c.scheduler.status === 'stopped' || c.sources.status === 'failing';
+
   return {
+    checks,
+    isDegraded,
+    /** The latest finished source run, or null before the first. */
+    async lastRun(): Promise<LastRun | null> {
+      const [row] = await db
+        .select({ finishedAt: sourceRuns.finishedAt, status: sourceRuns.status, sourceName: sources.name })
+        .from(sourceRuns)
+        .innerJoin(sources, eq(sources.id, sourceRuns.sourceId))
+        .orderBy(desc(sourceRuns.finishedAt))
+        .limit(1);
+      return row ?? null;
+    },
+
     async report(): Promise<HealthResponse> {
       const now = clock.now();
+      const c = await checks();
+      const uptime = Math.max(0, now.getTime() - deps.startedAt.getTime());
+      if (c.database.status === 'down') {
+        return { status: 'degraded', health: { metrics: { system: { uptime }, storage: { totalEvents: 0, todayEvents: 0, totalUsers: 0 } } }, checks: c };
+      }
       const { start, end } = zonedDayBounds(now, deps.timeZone);
       const [counts] = await db
         .select({
@@ -22,10 +112,10 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
         .where(sql`${events.status} = 'approved'`);
       const [u] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
       return {
-        status: 'operational',
+        status: isDegraded(c) ? 'degraded' : 'operational',
         health: {
           metrics: {
-            system: { uptime: Math.max(0, now.getTime() - deps.startedAt.getTime()) },
+            system: { uptime },
             storage: {
               totalEvents: counts?.totalEvents ?? 0,
               todayEvents: counts?.todayEvents ?? 0,
@@ -33,6 +123,7 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
             },
           },
         },
+        checks: c,
       };
     },
   };

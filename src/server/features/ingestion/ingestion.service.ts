@@ -3,6 +3,7 @@ import type { CityConfig } from '../../../contract/city.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
+import { createAuditRepository } from '../admin/audit.repository.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import type { LlmClient } from '../../lib/llm.ts';
 import { classify, classifyFeed, type Classification, type ClassifierInput } from './classifier/classifier.ts';
@@ -312,6 +313,8 @@ export function createIngestionService(deps: {
         summary.created = summary.updated = summary.merged = 0;
       }
       const finishedAt = clock.now();
+      // A failed run is kept in the error log the admin assistant reads; that log never fails the run.
+      if (summary.status === 'error') await createAuditRepository(db).recordError({ origin: 'ingestion', message: `${source.name}: ${summary.error ?? 'failed'}`, detail: { sourceId, trigger }, at: finishedAt }).catch(() => undefined);
       await repo.insertRun({
         sourceId,
         startedAt,

@@ -15,6 +15,8 @@ export interface Scheduler {
   stop(): Promise<void>;
   /** Makes sure the source has a queued run, after the given delay (ignored when one is queued). */
   ensure(sourceId: string, delayMinutes: number): Promise<void>;
+  /** 'idle' before start(), 'running' after it, 'stopped' once stopped (or the queue stopped by itself). */
+  state(): 'idle' | 'running' | 'stopped';
 }
 
 /**
@@ -37,6 +39,11 @@ export function createScheduler(deps: {
       ? new PgBoss({ backend: 'pglite', db: fromPglite(deps.database.pglite!), schedule: false })
       : new PgBoss({ connectionString: deps.database.url!, max: 3, schedule: false });
   boss.on('error', (err: Error) => deps.log.error({ err }, 'job queue error'));
+  let state: 'idle' | 'running' | 'stopped' = 'idle';
+  // The health report reads this: a queue that stopped by itself means no source runs any more.
+  boss.on('stopped', () => {
+    state = 'stopped';
+  });
 
   async function ensure(sourceId: string, delayMinutes: number) {
     await boss.send(QUEUE, { sourceId }, { singletonKey: sourceId, startAfter: Math.max(0, Math.round(delayMinutes * unit)), retryLimit: 0 });
@@ -44,8 +51,10 @@ export function createScheduler(deps: {
 
   return {
     ensure,
+    state: () => state,
     async start() {
       await boss.start();
+      state = 'running';
       await boss.createQueue(QUEUE, { policy: 'stately' });
       await boss.work<{ sourceId: string }>(QUEUE, { pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => {
         if (!job) return;
@@ -65,6 +74,7 @@ export function createScheduler(deps: {
       }
     },
     async stop() {
+      state = 'stopped';
       await boss.stop({ graceful: true, timeout: 10_000 });
     },
   };

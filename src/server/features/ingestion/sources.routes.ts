@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ImportUrlBody, ClassifyBody, MAX_CSV_UPLOAD_BYTES, ClassifyResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import { signedIn } from '../../plugins/auth.ts';
-import { classifierMetrics } from './classifier/metrics.ts';
 import type { IngestionService } from './ingestion.service.ts';
 import { toSourceResponse, toSourceRunResponse } from './sources.mapper.ts';
 import type { SourcesService } from './sources.service.ts';
@@ -41,25 +40,7 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
     (await sources.runs(req.params.id)).map(toSourceRunResponse),
   );
 
-  r.get(
-    '/api/admin/ai-status',
-    {
-      schema: {
-        response: {
-          200: z.object({
-            model: z.string(),
-            accuracy: z.number().nullable(),
-            macroF1: z.number().nullable(),
-            evaluatedOn: z.string(),
-            /** The language model asked about low-confidence events, when one is configured. */
-            llm: z.object({ model: z.string() }).nullable().optional(),
-          }),
-        },
-      },
-      config: { access: 'admin' },
-    },
-    async () => ({ model: 'Built-in event classifier (logistic regression, offline)', ...classifierMetrics(), llm: deps.ingestion.languageModel }),
-  );
+  // GET /api/admin/ai-status lives with the admin area (features/admin/admin.routes.ts).
 
   r.post('/api/admin/classify', { schema: { body: ClassifyBody, response: { 200: ClassifyResponse } }, config: { access: 'admin' } }, async (req) =>
     deps.ingestion.classify(req.body.events.map((e) => ({ title: e.title, description: e.description }))),

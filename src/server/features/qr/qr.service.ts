@@ -11,6 +11,7 @@ import { fixedPoints, RULES, type ActivityRule } from '../gaming/rules.ts';
 import { createNotification } from '../notifications/notifications.service.ts';
 import { signQrPayload, verifyQrPayload, type QrPayload } from './qr.codec.ts';
 import { createQrRepository, type QrRepository } from './qr.repository.ts';
+import { createVendorsRepository } from '../vendors/vendors.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Check-in opens this long before an event starts and closes when it ends. */
@@ -34,13 +35,14 @@ interface QrTarget {
 
 interface QrKindHandler {
   unknown: string;
-  resolve(repo: QrRepository, id: string): Promise<QrTarget | null>;
+  /** `db` is for kinds whose lookups live in their own feature's repository. */
+  resolve(repo: QrRepository, id: string, db: Db): Promise<QrTarget | null>;
 }
 
 /**
- * The kinds of codes and how each finds its target. Vendors and quest nodes arrive with their
- * own features: until their tables exist there is nothing to look up, so their codes can be
- * neither issued nor honoured (404), rather than pointing at invented targets.
+ * The kinds of codes and how each finds its target. Quest nodes arrive with their own feature:
+ * until their table exists there is nothing to look up, so their codes can be neither issued
+ * nor honoured (404), rather than pointing at invented targets.
  */
 const KINDS: Record<QrKind, QrKindHandler> = {
   event: {
@@ -66,8 +68,24 @@ const KINDS: Record<QrKind, QrKindHandler> = {
       };
     },
   },
-  // TODO(vendors feature): look the vendor up once its table exists; rule RULES.vendor_visit.
-  vendor: { unknown: 'Unknown vendor', resolve: async () => null },
+  vendor: {
+    unknown: 'Unknown vendor',
+    async resolve(_repo, id, db) {
+      const v = await createVendorsRepository(db).find(id);
+      if (!v) return null;
+      const points = fixedPoints(RULES.vendor_visit);
+      return {
+        kind: 'vendor',
+        id: v.id,
+        name: v.name,
+        rule: RULES.vendor_visit,
+        points,
+        eventId: null,
+        caption: `Vendor visit · ${points} points`,
+        notice: { title: 'Vendor Visit', message: `You visited ${v.name}. +${points} points` },
+      };
+    },
+  },
   // TODO(quests feature): look the node up once its table exists; rule RULES.quest_node, node points.
   node: { unknown: 'Unknown quest node', resolve: async () => null },
   demo: {
@@ -117,7 +135,7 @@ export function createQrService(deps: { db: Db; clock: Clock; city: CityConfig; 
   async function resolve(kind: string, id: string): Promise<QrTarget> {
     if (!isKind(kind)) throw notFound('Unknown QR code kind');
     const handler = KINDS[kind];
-    const target = await handler.resolve(repo, id);
+    const target = await handler.resolve(repo, id, db);
     if (!target) throw notFound(handler.unknown);
     return target;
   }

@@ -4,6 +4,7 @@ import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { SORTS, type SortBy } from '../../../contract/events.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
+import { useRealtimeState } from '../../lib/use-realtime.ts';
 import { EventCard, EventCardSkeleton } from '../events/event-card.tsx';
 import { useCityConfig } from '../events/events.queries.ts';
 import { useEventFacets, useEventList, useEventStats, useRecommendedEvents } from './discover.queries.ts';
@@ -166,10 +167,7 @@ export default function DiscoverPage() {
                 ) : (
                   <span className="inline-block h-4 w-28 animate-pulse rounded bg-muted" aria-hidden />
                 )}
-                <span className="inline-flex items-center gap-1.5 rounded-full bg-success-soft px-2.5 py-0.5 text-xs font-semibold text-success">
-                  <span className="h-2 w-2 animate-pulse rounded-full bg-success" aria-hidden />
-                  Live Updates
-                </span>
+                <LiveUpdatesTag />
               </div>
             </div>
             <div className="flex flex-wrap items-center gap-2">
@@ -282,5 +280,25 @@ export default function DiscoverPage() {
         </Suspense>
       )}
     </div>
+  );
+}
+
+/** The /ws connection's real state: a pulsing 'Live Updates' only while connected. */
+function LiveUpdatesTag() {
+  const state = useRealtimeState();
+  if (state === 'connected') {
+    return (
+      <span data-testid="live-updates" data-state={state} className="inline-flex items-center gap-1.5 rounded-full bg-success-soft px-2.5 py-0.5 text-xs font-semibold text-success">
+        <span className="h-2 w-2 animate-pulse rounded-full bg-success motion-reduce:animate-none" aria-hidden />
+        Live Updates
+      </span>
+    );
+  }
+  const label = state === 'disconnected' ? 'Offline' : state === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
+  return (
+    <span data-testid="live-updates" data-state={state} className="inline-flex items-center gap-1.5 rounded-full bg-muted px-2.5 py-0.5 text-xs font-semibold text-muted-foreground">
+      <span className="h-2 w-2 rounded-full bg-muted-foreground" aria-hidden />
+      {label}
+    </span>
   );
 }

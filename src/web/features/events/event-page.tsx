@@ -1,10 +1,11 @@
-import { ArchiveX, ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, MapPin, RefreshCw, Share2, Ticket, Users } from 'lucide-react';
+import { ArchiveX, ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, MapPin, Share2, Ticket, Users } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import type { Neighbourhood } from '../../../contract/city.ts';
 import { priceLabel, type EventDetail } from '../../../contract/events.ts';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
+import { LoadFailure } from '../../components/ui/load-failure.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { CategoryChip, categoryStyle, EventImage, PriceNote } from './event-card.tsx';
@@ -13,6 +14,7 @@ import { FavoriteButton } from './favorite-button.tsx';
 import { CheckInQrButton } from '../admin/check-in-qr.tsx';
 import { SplitEventButton } from '../admin/split-event.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
+import { WhoIsHere } from '../vendors/who-is-here.tsx';
 
 type Place = z.infer<typeof Neighbourhood>;
 
@@ -178,27 +180,7 @@ export default function EventPage() {
   if (error || !event) {
     const missing = error instanceof ApiError && (error.status === 404 || error.status === 400);
     return (
-      <div className="py-10 text-center">
-        {missing ? (
-          <>
-            <h1 className="text-3xl font-bold">Event not found</h1>
-            <p className="mt-2 text-muted-foreground">This event may have been removed, or the link is not quite right.</p>
-          </>
-        ) : (
-          <div role="alert">
-            <h1 className="text-3xl font-bold">Event could not be loaded</h1>
-            <p className="mt-2 text-muted-foreground">Something went wrong ({error?.message}). Check your connection and try again.</p>
-            <Button variant="outline" className="mt-4" onClick={() => void refetch()} disabled={isFetching}>
-              <RefreshCw className="h-4 w-4" aria-hidden />
-              Try again
-            </Button>
-          </div>
-        )}
-        <Link href="/" className={buttonClass('primary', 'mt-6')}>
-          <ArrowLeft className="h-4 w-4" aria-hidden />
-          Back to Discover
-        </Link>
-      </div>
+      <LoadFailure thing="Event" missing={missing} error={error} onRetry={() => void refetch()} retrying={isFetching} back={{ href: '/', label: 'Back to Discover' }} />
     );
   }
 
@@ -322,6 +304,8 @@ export default function EventPage() {
               <p className="mt-2 text-muted-foreground">No description was given for this event.</p>
             )}
           </section>
+
+          <WhoIsHere eventId={event.id} />
 
           <section aria-labelledby="sources-heading" className="mt-6">
             <h2 id="sources-heading" className="text-xl font-bold">

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AdminUser,
+  AdminUserParams,
+  AdminUserPatch,
+  AdminUsersQuery,
+  AdminUsersResponse,
+  AiStatusResponse,
+  AnalyticsQuery,
+  AnalyticsResponse,
+  AuditQuery,
+  AuditResponse,
+  SecurityReport,
+  SystemStatus,
+  UserActivitiesQuery,
+  UserActivitiesResponse,
+} from '../../../contract/admin.ts';
+import { signedIn } from '../../plugins/auth.ts';
+import { classifierMetrics } from '../ingestion/classifier/metrics.ts';
+import { toAdminUser, toAuditEntry, toUserActivity } from './admin.mapper.ts';
+import type { AdminService } from './admin.service.ts';
+import type { AiMonitor } from './ai-monitor.ts';
+import type { AuditRepository } from './audit.repository.ts';
+import type { createSecurityService } from './security.service.ts';
+
+const admin = { access: 'admin' as const };
+
+/** The admin area's API: status, analytics, users, AI engines, the audit log and the security report. */
+export async function adminRoutes(
+  app: FastifyInstance,
+  deps: { admin: AdminService; audit: AuditRepository; security: ReturnType<typeof createSecurityService>; ai: AiMonitor; languageModel: { model: string } | null },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const svc = deps.admin;
+
+  r.get('/api/admin/system-status', { schema: { response: { 200: SystemStatus } }, config: admin }, async () => svc.systemStatus());
+
+  r.get('/api/admin/overview', { schema: { response: { 200: z.object({ totalEvents: z.number().int(), activeUsers7d: z.number().int() }) } }, config: admin }, async () => svc.overview());
+
+  r.get('/api/admin/analytics', { schema: { querystring: AnalyticsQuery, response: { 200: AnalyticsResponse } }, config: admin }, async (req) => svc.analytics(req.query.days));
+
+  r.get('/api/admin/users', { schema: { querystring: AdminUsersQuery, response: { 200: AdminUsersResponse } }, config: admin }, async (req) => {
+    const { rows, total } = await svc.listUsers(req.query);
+    return { users: rows.map(toAdminUser), total };
+  });
+
+  r.patch('/api/admin/users/:id', { schema: { params: AdminUserParams, body: AdminUserPatch, response: { 200: AdminUser } }, config: admin }, async (req) => {
+    const user = await svc.updateUser(signedIn(req), req.params.id, req.body);
+    if (user.disabledAt) app.realtime.disconnectUser(user.id);
+    return toAdminUser({ user, lastActiveAt: null });
+  });
+
+  r.get('/api/admin/user-activities', { schema: { querystring: UserActivitiesQuery, response: { 200: UserActivitiesResponse } }, config: admin }, async (req) => {
+    const { rows, total } = await svc.listActivities(req.query);
+    return { activities: rows.map(toUserActivity), total };
+  });
+
+  r.get('/api/admin/audit', { schema: { querystring: AuditQuery, response: { 200: AuditResponse } }, config: admin }, async (req) => ({
+    entries: (await deps.audit.listNewest(req.query.limit)).map(toAuditEntry),
+  }));
+
+  r.get('/api/admin/ai-status', { schema: { response: { 200: AiStatusResponse } }, config: admin }, async () => ({
+    model: 'Built-in event classifier (logistic regression, offline)',
+    ...classifierMetrics(),
+    llm: deps.languageModel,
+    features: deps.ai.status(),
+  }));
+
+  r.get('/api/deployment/security', { schema: { response: { 200: SecurityReport } }, config: admin }, async () => deps.security.report());
+}

@@ -1,0 +1,147 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AdminUser } from '../../../contract/admin.ts';
+import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
+import AdminDashboardPage from './admin-dashboard-page.tsx';
+import { describeAction } from './admin-overview.tsx';
+
+configure({ asyncUtilTimeout: 5000 });
+afterEach(() => vi.unstubAllGlobals());
+
+const ME = buildUser({ id: 'a1', email: 'ada@example.test', role: 'admin' });
+const user = (over: Partial<AdminUser>): AdminUser => ({
+  id: 'u1',
+  email: 'mel@example.test',
+  firstName: 'Mel',
+  lastName: 'Member',
+  role: 'user',
+  points: 40,
+  disabled: false,
+  createdAt: '2026-11-01T10:00:00Z',
+  lastActiveAt: null,
+  ...over,
+});
+
+function api(opts: { score?: number; patchStatus?: number } = {}) {
+  const patches: { url: string; body: unknown }[] = [];
+  let people = [user({ id: 'a1', email: 'ada@example.test', role: 'admin' }), user({})];
+  const fetch = stubFetch((url, init) => {
+    if (init?.method === 'PATCH') {
+      const body = JSON.parse(String(init.body)) as Partial<AdminUser>;
+      patches.push({ url: url.pathname, body });
+      if (opts.patchStatus) return json({ code: 'conflict', message: 'The last admin cannot be demoted or disabled' }, { status: opts.patchStatus });
+      const id = url.pathname.split('/').at(-1);
+      people = people.map((p) => (p.id === id ? { ...p, ...body } : p));
+      return json(people.find((p) => p.id === id));
+    }
+    switch (url.pathname) {
+      case '/api/admin/system-status':
+        return json({
+          database: { status: 'connected', responseTime: 1.5 },
+          api: { status: 'operational', endpoints: 88 },
+          websocket: { status: 'active', connections: 3 },
+          scraping: { status: 'running', lastRun: '2026-11-18T19:00:00Z', lastResult: 'success', lastSource: 'City calendar' },
+          ai: { status: 'operational', model: 'Built-in engines (offline)' },
+        });
+      case '/api/admin/overview':
+        return json({ totalEvents: 1234, activeUsers7d: 56 });
+      case '/api/deployment/security':
+        return json({ securityScore: opts.score ?? 91, checklist: [{ item: 'Security headers sent', status: 'pass', detail: 'A live answer carries them' }, { item: 'TLS to the database', status: 'n/a', detail: 'Embedded' }] });
+      case '/api/admin/audit':
+        return json({ entries: [{ id: 1, at: '2026-11-18T19:00:00Z', actorId: 'a1', actorEmail: 'ada@example.test', action: 'POST /api/admin/events/:id/approve', target: 'event:e1', result: 'ok', detail: { status: 200 } }] });
+      case '/api/admin/users': {
+        const s = url.searchParams.get('search') ?? '';
+        const found = people.filter((p) => p.email.includes(s));
+        return json({ users: found, total: found.length });
+      }
+      case '/api/admin/user-activities':
+        return json({ activities: [], total: 0 });
+      case '/api/admin/ai-status':
+        return json({
+          model: 'Built-in event classifier',
+          accuracy: 0.873,
+          macroF1: 0.85,
+          evaluatedOn: 'held-out set',
+          llm: null,
+          features: [{ feature: 'ocr', label: 'Flyer reading (OCR)', engine: 'built-in', model: 'tesseract', latencyMs: 812.5, calls: 4, failures: 0, lastUsedAt: null }],
+        });
+    }
+    return undefined;
+  });
+  return { fetch, patches };
+}
+
+/** Radix tabs switch on mouse down (keyboard: arrows), not on click. */
+const openTab = (name: string) => fireEvent.mouseDown(screen.getByRole('tab', { name }), { button: 0 });
+
+describe('AdminDashboardPage', { timeout: 30_000 }, () => {
+  it('shows the five tabs and the overview cards with the recent admin activity', async () => {
+    api();
+    renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Overview', 'Analytics', 'Users', 'AI Systems', 'Security']);
+    expect(await screen.findByText('1,234')).toBeTruthy();
+    expect(screen.getByText('56')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('card-system-status').textContent).toContain('Operational'));
+    expect(screen.getByTestId('card-system-status').textContent).toContain('88 endpoints');
+    await waitFor(() => expect(screen.getByTestId('card-security-score').textContent).toContain('91 / 100'));
+    expect(await screen.findByText('approve event')).toBeTruthy();
+  });
+
+  it('changes a role after confirmation, and shows the server refusal as a toast', async () => {
+    const { patches } = api();
+    renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    openTab('Users');
+    const select = await screen.findByLabelText('Role of mel@example.test');
+    fireEvent.change(select, { target: { value: 'vendor' } });
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('goes from User to Vendor');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change role' }));
+    await waitFor(() => expect(patches).toEqual([{ url: '/api/admin/users/u1', body: { role: 'vendor' } }]));
+    expect(await screen.findByText('mel@example.test is now vendor.')).toBeTruthy();
+    // One cannot disable oneself: the button is off on one's own row.
+    expect((screen.getByRole('button', { name: 'Disable ada@example.test' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('toasts the reason when the server refuses a change', async () => {
+    api({ patchStatus: 409 });
+    renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    openTab('Users');
+    fireEvent.click(await screen.findByRole('button', { name: 'Disable mel@example.test' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('signed out everywhere');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disable' }));
+    expect(await screen.findByText('The last admin cannot be demoted or disabled')).toBeTruthy();
+  });
+
+  it('shows the security score green at 80 or more, and not below', async () => {
+    api({ score: 80 });
+    const first = renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    openTab('Security');
+    expect((await screen.findByTestId('security-score')).getAttribute('data-green')).toBe('true');
+    expect(screen.getAllByTestId('security-check')).toHaveLength(2);
+    first.unmount();
+    api({ score: 79 });
+    renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    openTab('Security');
+    expect((await screen.findByTestId('security-score')).getAttribute('data-green')).toBe('false');
+  });
+
+  it('lists the AI engines and links to the AI console', async () => {
+    api();
+    renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    openTab('AI Systems');
+    expect((await screen.findByTestId('classifier-accuracy')).textContent).toBe('87.3%');
+    expect(screen.getByTestId('ai-feature-row').textContent).toContain('812.5 ms');
+    expect(screen.getByRole('link', { name: /Open AI Console/ }).getAttribute('href')).toBe('/ai-chat');
+  });
+});
+
+describe('describeAction', () => {
+  it('words audit actions for people', () => {
+    expect(describeAction('POST /api/admin/events/:id/approve')).toBe('approve event');
+    expect(describeAction('PATCH /api/admin/users/:id')).toBe('changed user');
+    expect(describeAction('POST /api/admin/sources')).toBe('created source');
+    expect(describeAction('DELETE /api/admin/sources/:id')).toBe('deleted source');
+    expect(describeAction('POST /api/auth/login')).toBe('signed in');
+  });
+});

@@ -1,0 +1,123 @@
+import { SECURITY_GREEN_AT, type AuditEntryResponse, type SystemStatus } from '../../../contract/admin.ts';
+import { InlineLoading } from '../../components/ui/spinner.tsx';
+import { useAuditLog, useOverview, useSecurityReport, useSystemStatus } from './admin-area.queries.ts';
+
+/** A figure card of the Overview. */
+function Card({ label, value, hint, tone, testId }: { label: string; value: string; hint?: string; tone?: 'good' | 'warn' | 'bad'; testId?: string }) {
+  const toneClass = tone === 'good' ? 'text-success' : tone === 'warn' ? 'text-accent' : tone === 'bad' ? 'text-destructive' : '';
+  return (
+    <div className="rounded-lg border border-border bg-card p-4 shadow-sm" data-testid={testId}>
+      <p className="text-sm text-muted-foreground">{label}</p>
+      <p className={`mt-1 text-2xl font-bold ${toneClass}`}>{value}</p>
+      {hint && <p className="mt-1 text-xs text-muted-foreground">{hint}</p>}
+    </div>
+  );
+}
+
+const when = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+const singular = (w: string) => (w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.endsWith('s') ? w.slice(0, -1) : w).replace(/-/g, ' ');
+
+/** 'POST /api/admin/events/:id/approve' -> 'approve event', 'PATCH /api/admin/users/:id' -> 'changed user'. */
+export function describeAction(action: string): string {
+  const [method = '', url = ''] = action.split(' ');
+  if (url === '/api/auth/login') return 'signed in';
+  if (url === '/api/auth/logout') return 'signed out';
+  const segs = url.replace(/^\/api\/(admin\/)?/, '').split('/').filter(Boolean);
+  const firstParam = segs.findIndex((p) => p.startsWith(':'));
+  const resource = singular(firstParam > 0 ? segs[firstParam - 1]! : (segs.at(-1) ?? ''));
+  const last = segs.at(-1) ?? '';
+  if (method === 'POST') return firstParam >= 0 && !last.startsWith(':') ? `${last.replace(/-/g, ' ')} ${resource}` : `created ${resource}`;
+  const verb: Record<string, string> = { PATCH: 'changed', PUT: 'replaced', DELETE: 'deleted' };
+  return `${verb[method] ?? method.toLowerCase()} ${resource}`;
+}
+
+/** System status in a word and its measured figures. */
+function statusSummary(s: SystemStatus): { value: string; hint: string; tone: 'good' | 'bad' } {
+  const degraded = s.api.status === 'degraded';
+  const db = s.database.responseTime === null ? 'database down' : `database ${s.database.responseTime} ms`;
+  return { value: degraded ? 'Degraded' : 'Operational', hint: `${db} · ${s.api.endpoints} endpoints · ${s.websocket.connections} live connections`, tone: degraded ? 'bad' : 'good' };
+}
+
+function ActivityRow({ e }: { e: AuditEntryResponse }) {
+  const tone = e.result === 'ok' ? 'bg-success-soft text-success' : e.result === 'refused' ? 'bg-accent-soft text-accent' : 'bg-destructive/10 text-destructive';
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 py-3">
+      <div className="min-w-0">
+        <p className="font-medium">
+          {e.actorEmail} <span className="font-normal text-muted-foreground">{describeAction(e.action)}</span>
+        </p>
+        <p className="truncate text-xs text-muted-foreground">
+          {e.action}
+          {e.target ? ` · ${e.target}` : ''}
+        </p>
+      </div>
+      <div className="flex items-center gap-2 text-xs">
+        <span className={`rounded-full px-2 py-0.5 font-semibold ${tone}`}>{e.result}</span>
+        <time dateTime={e.at} className="text-muted-foreground">
+          {when(e.at)}
+        </time>
+      </div>
+    </li>
+  );
+}
+
+/** Overview: system status, total events, active users (7 days), security score, recent admin activity. */
+export function AdminOverview() {
+  const status = useSystemStatus();
+  const overview = useOverview();
+  const security = useSecurityReport();
+  const audit = useAuditLog();
+  const s = status.data ? statusSummary(status.data) : null;
+  const score = security.data?.securityScore;
+  return (
+    <div>
+      {(status.isError || overview.isError) && (
+        <p role="alert" className="mb-4 text-destructive">
+          Could not load system health.
+        </p>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Card testId="card-system-status" label="System Status" value={s?.value ?? '…'} hint={s?.hint} tone={s?.tone} />
+        <Card label="Total Events" value={overview.data ? overview.data.totalEvents.toLocaleString('en-US') : '…'} hint="Approved and listed" />
+        <Card label="Active Users" value={overview.data ? overview.data.activeUsers7d.toLocaleString('en-US') : '…'} hint="Last 7 days" />
+        <Card
+          testId="card-security-score"
+          label="Security Score"
+          value={score === undefined ? '…' : `${score} / 100`}
+          tone={score === undefined ? undefined : score >= SECURITY_GREEN_AT ? 'good' : 'warn'}
+          hint="From run-time checks"
+        />
+      </div>
+      {status.data && (
+        <p className="mt-3 text-sm text-muted-foreground">
+          Sources:{' '}
+          {status.data.scraping.lastRun
+            ? `last run ${when(status.data.scraping.lastRun)} (${status.data.scraping.lastSource}, ${status.data.scraping.lastResult})`
+            : 'no run yet'}
+          {' · '}scheduler {status.data.scraping.status} · AI: {status.data.ai.model}
+        </p>
+      )}
+      <section aria-labelledby="recent-activity-heading" className="mt-8 rounded-lg border border-border bg-card p-4 shadow-sm">
+        <h2 id="recent-activity-heading" className="text-lg font-semibold">
+          Recent Activity
+        </h2>
+        {audit.isPending ? (
+          <InlineLoading label="Loading activity…" />
+        ) : audit.isError ? (
+          <p role="alert" className="py-4 text-destructive">
+            Could not load the audit log.
+          </p>
+        ) : audit.data.entries.length === 0 ? (
+          <p className="py-4 text-muted-foreground">No admin activity yet.</p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {audit.data.entries.map((e) => (
+              <ActivityRow key={e.id} e={e} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import type { OrderStatus } from '../../../contract/shop.ts';
+import { Chip } from '../../components/ui/chip.tsx';
+
+const LABEL: Record<OrderStatus, { text: string; tone: 'accent' | 'success' | 'destructive' }> = {
+  reserved: { text: 'Reserved: pay at pickup', tone: 'accent' },
+  fulfilled: { text: 'Picked up', tone: 'success' },
+  cancelled: { text: 'Cancelled', tone: 'destructive' },
+};
+
+/** An order's status as a chip. */
+export function OrderStatusChip({ status }: { status: OrderStatus }) {
+  return <Chip tone={LABEL[status].tone}>{LABEL[status].text}</Chip>;
+}
+
+/** Date and time of an order in US format (spec: US date formats). */
+export const formatOrderDate = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
