@@ -21,6 +21,9 @@ test('signs up from Get Started and lands on the signed-in home with the shell',
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel(/^Password/).fill(user.password);
   await page.getByRole('button', { name: 'Create account' }).click();
+  // A new account first gets the short, skippable interests step, then the signed-in home.
+  await expect(page).toHaveURL(/\/welcome/);
+  await page.getByRole('button', { name: 'Skip' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Discover Events' })).toBeVisible();
   await expect(page.getByPlaceholder('Search events, venues, or categories...')).toBeVisible();

@@ -14,7 +14,7 @@ export function newUser() {
   return { email: `person-${id}@townbeat.test`, password: 'a good password', firstName: 'Pat', lastName: `Person${n}` };
 }
 
-/** Signs up through the real sign-up page and waits for the signed-in home. */
+/** Signs up through the real sign-up page, skips the interests step and waits for the signed-in home. */
 export async function signUpThroughUi(page: Page, user = newUser()) {
   await page.goto('/signup');
   await page.getByLabel('First name').fill(user.firstName);
@@ -22,6 +22,10 @@ export async function signUpThroughUi(page: Page, user = newUser()) {
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel(/^Password/).fill(user.password);
   await page.getByRole('button', { name: 'Create account' }).click();
+  // Every new account passes the short interests step; the helper skips it.
+  await page.waitForURL((u) => u.pathname === '/welcome');
+  await page.getByRole('button', { name: 'Skip' }).click();
+  await page.waitForURL((u) => u.pathname !== '/welcome');
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
   return user;
 }

@@ -98,23 +98,22 @@ test('a denied camera says so', async ({ browser, baseURL }) => {
   await context.close();
 });
 
-test('favourites update the points chip and Community Buzz live, without a reload', async ({ browser, baseURL }) => {
+test('favourites update the points chip live, without a reload; Community Buzz is the community\'s, not my own', async ({ browser, baseURL }) => {
   const { context, page } = await memberPage(browser, baseURL!);
   const [first, second] = await seededEvents(context.request, 2);
   const heart = await discoverOne(page, first!.title);
   const buzz = page.getByRole('region', { name: 'Community Buzz' });
-  await expect(buzz).toContainText('No activity yet');
+  await expect(buzz).toBeVisible();
 
   await heart.click();
   await expect(page.getByTestId('points-chip')).toHaveText(String(DISCOVERY_POINTS));
-  await expect(buzz.getByTestId('community-buzz')).toContainText(`Discovered ${first!.title}`);
-  await expect(buzz.getByTestId('community-buzz')).toContainText(`+${DISCOVERY_POINTS}`);
 
   // Another tab (here: the API) favourites a second event: only the live channel can tell this page.
   const res = await context.request.post(`/api/user/favorites/${second!.id}`, { headers: { origin: baseURL! } });
   expect(res.ok()).toBe(true);
   await expect(page.getByTestId('points-chip')).toHaveText(String(2 * DISCOVERY_POINTS));
-  await expect(buzz.getByTestId('community-buzz').getByRole('listitem').first()).toContainText(`Discovered ${second!.title}`);
+  // My own activity (with its points) is in my profile, not in Community Buzz (e2e/recommendations.spec.ts covers other people's).
+  await expect(buzz).not.toContainText('Discovered');
   await context.close();
 });
 

@@ -17,5 +17,7 @@ export type CityConfig = z.infer<typeof CityConfig>;
 export const PublicConfig = z.object({
   city: CityConfig,
   oidc: z.boolean(),
+  /** Tile URL template for the quest map ({z}/{x}/{y}); null = no tile server, neighbourhoods only. */
+  mapTileUrl: z.string().nullable().optional(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;

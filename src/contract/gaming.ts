@@ -182,8 +182,15 @@ export const ActivityBody = z.object({
 export type ActivityBody = z.infer<typeof ActivityBody>;
 
 /** PATCH /api/user/profile and its answer. */
-export const ProfileSettings = z.object({ leaderboardOptOut: z.boolean({ message: 'leaderboardOptOut must be true or false' }) });
+export const ProfileSettings = z.object({
+  leaderboardOptOut: z.boolean({ message: 'leaderboardOptOut must be true or false' }),
+  /** Kept out of other people's Community Buzz when set. */
+  buzzOptOut: z.boolean({ message: 'buzzOptOut must be true or false' }),
+});
 export type ProfileSettings = z.infer<typeof ProfileSettings>;
+/** PATCH /api/user/profile: either setting alone, or both. */
+export const ProfileSettingsPatch = ProfileSettings.partial();
+export type ProfileSettingsPatch = z.infer<typeof ProfileSettingsPatch>;
 
 // ---------------------------------------------------------------------------------------------
 // QR codes.

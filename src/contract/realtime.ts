@@ -6,6 +6,8 @@ export const ServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('event_update'), data: z.object({ id: z.string(), action: z.string() }) }),
   z.object({ type: z.literal('notification'), data: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('pong'), data: z.object({ timestamp: z.number() }) }),
+  /** A nudge: Community Buzz may have changed; the page refetches it (who did what stays behind the API's filters). */
+  z.object({ type: z.literal('buzz'), data: z.object({}) }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 

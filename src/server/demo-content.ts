@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { seedVendorsDemo } from './features/vendors/vendors.demo.ts';
 import { seedShopDemo } from './features/shop/shop.demo.ts';
 import { seedStoriesDemo } from './features/stories/stories.demo.ts';
+import { seedQuestsDemo } from './features/quests/quests.demo.ts';
 
 /**
  * Demo content beyond the event feeds (vendors, products, stories ...), invented for the demo
@@ -14,6 +15,7 @@ export async function seedFeatureDemos(app: FastifyInstance): Promise<{ feature:
   seeded.push(await seedVendorsDemo(app));
   seeded.push(await seedShopDemo(app));
   seeded.push(await seedStoriesDemo(app));
+  seeded.push(await seedQuestsDemo(app));
   void app;
   return seeded;
 }

@@ -43,6 +43,8 @@ export const EnvSchema = z
     LLM_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+    /** Map tiles for /map, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; unset, the map draws the city's neighbourhoods only. */
+    MAP_TILE_URL: z.string().regex(/^https:\/\/.+\{z\}.*\{x\}.*\{y\}/, 'must be an https:// URL template with {z}, {x} and {y}').optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {

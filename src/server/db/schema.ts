@@ -13,3 +13,7 @@ export * from '../features/shop/shop.table.ts';
 export * from '../features/stories/stories.table.ts';
 export * from '../features/admin/admin.table.ts';
 export * from '../features/assistant/assistant.table.ts';
+export * from '../features/quests/quests.table.ts';
+export * from '../features/ar/ar.table.ts';
+export * from '../features/memories/memories.table.ts';
+export * from '../features/recommendations/recommendations.table.ts';

@@ -6,6 +6,8 @@ export interface BusMessages {
   event_update: { id: string; action: 'created' | 'updated' | 'approved' | 'rejected' | 'removed' };
   gaming_update: { userId: string; points: number };
   notification: { userId: string; notification: NotificationResponse };
+  /** Someone saved, checked in, shared a story or scanned a flyer: Community Buzz may have changed. */
+  buzz: { actorId: string };
 }
 
 /** One in-process bus per app instance. */

@@ -147,6 +147,7 @@ export async function registerRealtime(app: FastifyInstance, deps: { database: D
     deps.bus.subscribe('event_update', (d) => send({ to: '*', msg: { type: 'event_update', data: d } })),
     deps.bus.subscribe('gaming_update', (d) => send({ to: d.userId, msg: { type: 'gaming_update', data: { points: d.points } } })),
     deps.bus.subscribe('notification', (d) => send({ to: d.userId, msg: { type: 'notification', data: d.notification } })),
+    deps.bus.subscribe('buzz', () => send({ to: '*', msg: { type: 'buzz', data: {} } })),
   ];
 
   await app.register(websocket, { options: { maxPayload: WS_MAX_MESSAGE_BYTES } });

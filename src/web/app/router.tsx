@@ -25,16 +25,17 @@ const VendorOrdersPage = lazy(() => import('../features/shop/vendor-orders-page.
 const VendorsPage = lazy(() => import('../features/vendors/vendors-page.tsx'));
 const VendorPage = lazy(() => import('../features/vendors/vendor-page.tsx'));
 const StoriesPage = lazy(() => import('../features/stories/stories-page.tsx'));
+const WelcomePage = lazy(() => import('../features/recommendations/welcome-page.tsx'));
 const AdminChatPage = lazy(() => import('../features/assistant/admin-chat-page.tsx'));
 const AiConsolePage = lazy(() => import('../features/assistant/ai-console-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/shell/not-found-page.tsx'));
 const PendingFeaturePage = lazy(() => import('../features/shell/pending-feature-page.tsx'));
+const MapPage = lazy(() => import('../features/quests/map-page.tsx'));
+const ArDiscoveryPage = lazy(() => import('../features/ar/ar-discovery-page.tsx'));
+const MemoryForgePage = lazy(() => import('../features/memories/memory-forge-page.tsx'));
 
 /** Feature routes whose screens arrive in later work: each shows its frame and heading only. */
 const PENDING: { path: string; title: string }[] = [
-  { path: '/map', title: 'Quest Map' },
-  { path: '/memory-forge', title: 'Memory Forge' },
-  { path: '/ar-discovery', title: 'AR Event Discovery' },
 ];
 
 /** Signed out, a page outside the shell gets a plain frame of its own. */
@@ -152,6 +153,26 @@ function Pages() {
       <Route path="/stories">
         <AuthGate>
           <StoriesPage />
+        </AuthGate>
+      </Route>
+      <Route path="/welcome">
+        <AuthGate>
+          <WelcomePage />
+        </AuthGate>
+      </Route>
+      <Route path="/map">
+        <AuthGate>
+          <MapPage />
+        </AuthGate>
+      </Route>
+      <Route path="/ar-discovery">
+        <AuthGate>
+          <ArDiscoveryPage />
+        </AuthGate>
+      </Route>
+      <Route path="/memory-forge">
+        <AuthGate>
+          <MemoryForgePage />
         </AuthGate>
       </Route>
       {PENDING.map((p) => (

@@ -39,6 +39,9 @@ export function applyServerMessage(client: QueryClient, msg: ServerMessage, onNo
       void client.invalidateQueries({ queryKey: ['/api/notifications'] });
       onNotification?.(msg.data);
       break;
+    case 'buzz':
+      void client.invalidateQueries({ queryKey: ['/api/community/buzz'] });
+      break;
     case 'pong':
       break;
   }

@@ -58,7 +58,7 @@ describe('read commands answer at once with real data', () => {
     expect(h.commandResult).toMatchObject({ storage: { totalUsers: 3 } });
     const d = await ask('database status');
     expect(d.commandType).toBe('database_status');
-    expect(d.commandResult).toMatchObject({ kind: 'pglite', counts: { users: 3 } });
+    expect(d.commandResult).toMatchObject({ kind: t.database.kind, counts: { users: 3 } });
     expect((d.commandResult as { migrations: number }).migrations).toBeGreaterThan(5);
     expect(d.response).toMatch(/round trip [\d.]+ ms/);
   });

@@ -354,36 +354,6 @@ export function createEventsRepository(db: Db) {
       return rows.map((r) => r.n);
     },
 
-    /** The user's favourite categories, most favourited first. */
-    async favouriteCategories(userId: string, limit: number): Promise<string[]> {
-      const rows = await db
-        .select({ category: events.category, n: sql<number>`count(*)::int` })
-        .from(favorites)
-        .innerJoin(events, eq(events.id, favorites.eventId))
-        .where(eq(favorites.userId, userId))
-        .groupBy(events.category)
-        .orderBy(desc(sql`count(*)`), asc(events.category))
-        .limit(limit);
-      return rows.map((r) => r.category);
-    },
-
-    async listRecommended(userId: string, categories: string[], now: Date, limit: number): Promise<SummaryRow[]> {
-      const rows = await db
-        .select(summaryColumns(userId, undefined))
-        .from(events)
-        .where(
-          and(
-            eq(events.status, 'approved'),
-            gt(events.endDate, now),
-            inArray(events.category, categories),
-            sql`not exists (select 1 from ${favorites} where ${favorites.eventId} = ${events.id} and ${favorites.userId} = ${userId})`,
-          ),
-        )
-        .orderBy(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`), asc(events.startDate), asc(events.id))
-        .limit(limit);
-      return rows as SummaryRow[];
-    },
-
     async listFavorites(userId: string): Promise<SummaryRow[]> {
       const rows = await db
         .select({ ...summaryColumns(null, undefined), isFavorited: sql<boolean>`true` })

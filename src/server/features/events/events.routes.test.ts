@@ -209,20 +209,6 @@ describe('favourites', () => {
   });
 });
 
-describe('recommendations', () => {
-  it('recommends upcoming events in the most-favourited categories, most popular first', async () => {
-    const { cookie } = await signupUser(t.app);
-    expect((await get('/api/events/recommended', cookie)).json()).toEqual([]);
-    const liked = await buildEvent(t.database.db, { category: 'Arts', title: 'Liked' });
-    await buildEvent(t.database.db, { category: 'Arts', title: 'Quiet art' });
-    await buildEvent(t.database.db, { category: 'Arts', title: 'Busy art', favoriteCount: 9 });
-    await buildEvent(t.database.db, { category: 'Sports', title: 'Run' });
-    await t.app.inject({ method: 'POST', url: `/api/user/favorites/${liked.id}`, headers: { origin: TEST_ORIGIN, cookie } });
-    expect(titles(await get('/api/events/recommended', cookie))).toEqual(['Busy art', 'Quiet art']);
-    expect((await get('/api/events/recommended')).statusCode).toBe(401);
-  });
-});
-
 describe('calendars', () => {
   it('downloads one event as valid iCalendar that parses back', async () => {
     const e = await buildEvent(t.database.db, {

@@ -53,10 +53,6 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
 
   r.get('/api/events/stats', { schema: { response: { 200: EventStats } }, config: { access: 'public' } }, async () => events.stats());
 
-  r.get('/api/events/recommended', { schema: { response: { 200: z.array(EventSummary) } }, config: { access: 'user' } }, async (req) =>
-    events.recommended(viewerOf(signedIn(req))!),
-  );
-
   r.get('/api/events/:id', { schema: { params: IdParams, response: { 200: EventDetail } }, config: { access: 'public' } }, async (req) => events.get(eventId(req.params.id), viewerOf(req.user)));
 
   r.get('/api/events/:id/ics', { schema: { params: IdParams }, config: { access: 'public' } }, async (req, reply) => {

@@ -93,16 +93,6 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return { totalEvents, todayEvents, activeSources, coverage };
     },
 
-    /**
-     * Until the recommender lands: upcoming events in the user's three most-favourited
-     * categories, not yet favourited, most popular first. Empty without favourites.
-     */
-    async recommended(viewer: Viewer): Promise<EventSummary[]> {
-      const categories = await repo.favouriteCategories(viewer.id, 3);
-      if (categories.length === 0) return [];
-      return (await repo.listRecommended(viewer.id, categories, clock.now(), 12)).map(summary);
-    },
-
     async favorites(viewer: Viewer): Promise<EventSummary[]> {
       return (await repo.listFavorites(viewer.id)).map(summary);
     },
@@ -148,6 +138,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       // attendee count moved for everyone looking at the event.
       announceAward(deps.bus, viewer.id, result.paid);
       deps.bus.publish('event_update', { id: eventId, action: 'updated' });
+      deps.bus.publish('buzz', { actorId: viewer.id });
       return { isFavorited: result.isFavorited, points: result.points };
     },
 

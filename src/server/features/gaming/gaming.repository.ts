@@ -154,6 +154,19 @@ export function createGamingRepository(db: Db) {
       await db.update(users).set({ leaderboardOptOut: optOut, updatedAt: at }).where(eq(users.id, userId));
     },
 
+    async findProfileSettings(userId: string): Promise<{ leaderboardOptOut: boolean; buzzOptOut: boolean }> {
+      const [row] = await db.select({ leaderboardOptOut: users.leaderboardOptOut, buzzOptOut: users.buzzOptOut }).from(users).where(eq(users.id, userId));
+      return row ?? { leaderboardOptOut: false, buzzOptOut: false };
+    },
+
+    /** Sets only the settings given. */
+    async setProfileSettings(userId: string, s: { leaderboardOptOut?: boolean; buzzOptOut?: boolean }, at: Date): Promise<void> {
+      await db
+        .update(users)
+        .set({ ...(s.leaderboardOptOut === undefined ? {} : { leaderboardOptOut: s.leaderboardOptOut }), ...(s.buzzOptOut === undefined ? {} : { buzzOptOut: s.buzzOptOut }), updatedAt: at })
+        .where(eq(users.id, userId));
+    },
+
     async findEventForActivity(eventId: string) {
       const [row] = await db.select({ id: events.id, title: events.title, status: events.status }).from(events).where(eq(events.id, eventId));
       return row;

@@ -1,10 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { zonedToUtc } from '../../../contract/time.ts';
 import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent, queryRows } from '../../test/factories.ts';
 import { appendAward } from './ledger.repository.ts';
 import { newUser } from './test-users.ts';
+
+// No production rule is client-reportable any more (AR pays through POST /api/ar/discover), so the
+// client-report path (idempotency, caps, badges, announcements) is exercised with a probe rule.
+vi.mock('./rules.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./rules.ts')>();
+  const probe = { activityType: 'probe', label: 'a test activity', points: 5, dailyCap: 10, clientReportable: true, oncePerTarget: false };
+  return { ...real, ruleFor: (t: string) => (t === 'probe' ? probe : real.ruleFor(t)), clientActivityTypes: () => ['probe'] };
+});
 
 let t: TestApp;
 const LA = 'America/Los_Angeles';
@@ -25,17 +33,17 @@ const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url,
 const send = (method: 'POST' | 'PATCH', url: string, payload: unknown, cookie?: string) =>
   t.app.inject({ method, url, payload: payload as object, headers: { origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) } });
 const award = (cookie: string, body: Record<string, unknown> = {}) =>
-  send('POST', '/api/gaming/award-points', { points: 5, reason: 'AR event discovery', activityType: 'ar', ...body }, cookie);
+  send('POST', '/api/gaming/award-points', { points: 5, reason: 'Probe activity', activityType: 'probe', ...body }, cookie);
 const favorite = (cookie: string, id: string) => send('POST', `/api/user/favorites/${id}`, undefined, cookie);
 const ledgerCount = async (userId: string) =>
   (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from point_awards where user_id = ${userId}`))[0]!.n;
 
 describe('POST /api/gaming/award-points', () => {
-  it('pays the rule amount for AR and answers the points-award result', async () => {
+  it('pays the rule amount for a client-reportable activity and answers the points-award result', async () => {
     const { cookie } = await newUser(t.app);
     const res = await award(cookie);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ progress: { points: 5, badges: [] }, newBadges: [], message: '+5 points for an AR interaction.', pointsAwarded: 5 });
+    expect(res.json()).toEqual({ progress: { points: 5, badges: [] }, newBadges: [], message: '+5 points for a test activity.', pointsAwarded: 5 });
     expect((await get('/api/auth/user', cookie)).json().points).toBe(5);
     const progress = (await get('/api/gaming/progress', cookie)).json();
     expect(progress).toEqual({ level: 1, points: 5, badges: [], eventsAttended: 0, merchantsVisited: 0, nextBadge: { name: 'Explorer', points: 50 }, streak: 1 });
@@ -43,6 +51,7 @@ describe('POST /api/gaming/award-points', () => {
 
   it.each([
     [{ activityType: 'discovered' }, 'activityType'],
+    [{ activityType: 'ar' }, "activityType 'ar' is awarded by the server itself"],
     [{ activityType: 'check_in', points: 25 }, 'activityType'],
     [{ activityType: 'mint_money' }, 'activityType'],
     [{ activityType: 'constructor' }, 'activityType'],
@@ -88,7 +97,7 @@ describe('POST /api/gaming/award-points', () => {
     for (let i = 0; i < 10; i++) expect((await award(cookie, { reason: `AR ${i}` })).statusCode).toBe(200);
     const over = await award(cookie, { reason: 'AR 10' });
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toEqual({ code: 'rate_limited', message: 'Daily limit reached for ar' });
+    expect(over.json()).toEqual({ code: 'rate_limited', message: 'Daily limit reached for probe' });
     expect(Number(over.headers['retry-after'])).toBe(20 * 60);
     // A duplicate of an already paid request is not refused by the cap: it repeats its answer.
     expect((await award(cookie, { reason: 'AR 3' })).statusCode).toBe(200);
@@ -133,7 +142,7 @@ describe('badges', () => {
     const crossing = (await award(cookie, { reason: 'r9' })).json();
     expect(crossing.progress).toEqual({ points: 50, badges: ['Explorer'] });
     expect(crossing.newBadges).toMatchObject([{ badgeType: 'tier_explorer', kind: 'tier', title: 'Explorer', rule: 'Reach 50 points' }]);
-    expect(crossing.message).toBe('+5 points for an AR interaction. New badge: Explorer!');
+    expect(crossing.message).toBe('+5 points for a test activity. New badge: Explorer!');
     // Replaying the crossing request repeats its answer, badge included; nothing is earned twice.
     expect((await award(cookie, { reason: 'r9' })).json()).toEqual(crossing);
     const badges = (await get('/api/user/badges', cookie)).json();
@@ -185,7 +194,7 @@ describe('GET /api/user/stats and activities', () => {
     expect((await get('/api/user/stats', cookie)).json()).toEqual({ points: 10, level: 1, eventsAttended: 0, eventsDiscovered: 1, contributionsCount: 2, streak: 1 });
     const activities = (await get('/api/user/activities', cookie)).json();
     expect(activities).toMatchObject([
-      { activityType: 'ar', eventId: null, pointsEarned: 5, description: 'AR event discovery' },
+      { activityType: 'probe', eventId: null, pointsEarned: 5, description: 'Probe activity' },
       { activityType: 'discovered', eventId: a.id, pointsEarned: 5, description: 'Discovered Jazz night' },
     ]);
     expect(Object.keys(activities[0]).sort()).toEqual(['activityType', 'createdAt', 'description', 'eventId', 'id', 'pointsEarned']);
@@ -202,12 +211,12 @@ describe('POST /api/user/activities', () => {
   it('pays a client-reportable activity at the rule amount, once per event and day', async () => {
     const { cookie } = await newUser(t.app);
     const e = await buildEvent(t.database.db, { title: 'Mural walk' });
-    const body = { activityType: 'ar', eventId: e.id, pointsEarned: 5, description: 'Found an AR event' };
+    const body = { activityType: 'probe', eventId: e.id, pointsEarned: 5, description: 'Found an AR event' };
     const res = await send('POST', '/api/user/activities', body, cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ progress: { points: 5 }, pointsAwarded: 5 });
     expect((await send('POST', '/api/user/activities', body, cookie)).json().progress.points).toBe(5);
-    expect((await get('/api/user/activities', cookie)).json()).toMatchObject([{ activityType: 'ar', eventId: e.id, pointsEarned: 5, description: 'Found an AR event' }]);
+    expect((await get('/api/user/activities', cookie)).json()).toMatchObject([{ activityType: 'probe', eventId: e.id, pointsEarned: 5, description: 'Found an AR event' }]);
   });
 
   it('refuses server-decided types, a different amount and unknown events', async () => {
@@ -216,10 +225,10 @@ describe('POST /api/user/activities', () => {
     const discovered = await send('POST', '/api/user/activities', { activityType: 'discovered', eventId: e.id, pointsEarned: 5 }, cookie);
     expect(discovered.statusCode).toBe(400);
     expect(discovered.json().message).toContain('activityType');
-    const greedy = await send('POST', '/api/user/activities', { activityType: 'ar', pointsEarned: 50 }, cookie);
+    const greedy = await send('POST', '/api/user/activities', { activityType: 'probe', pointsEarned: 50 }, cookie);
     expect(greedy.statusCode).toBe(400);
-    expect(greedy.json().message).toBe('pointsEarned must be 5 for ar');
-    const unknown = await send('POST', '/api/user/activities', { activityType: 'ar', eventId: '00000000-0000-0000-0000-000000000000' }, cookie);
+    expect(greedy.json().message).toBe('pointsEarned must be 5 for probe');
+    const unknown = await send('POST', '/api/user/activities', { activityType: 'probe', eventId: '00000000-0000-0000-0000-000000000000' }, cookie);
     expect(unknown.statusCode).toBe(404);
     expect((await get('/api/auth/user', cookie)).json().points).toBe(0);
   });
@@ -254,9 +263,12 @@ describe('GET /api/gaming/leaderboard', () => {
   it("shows 'Anonymous' for users who opt out in their profile", async () => {
     const ann = await newUser(t.app, { firstName: 'Ann', lastName: 'Lee' });
     await pay(ann.user.id, 20, la(11, 1), 'a');
-    expect((await get('/api/user/profile', ann.cookie)).json()).toEqual({ leaderboardOptOut: false });
+    expect((await get('/api/user/profile', ann.cookie)).json()).toEqual({ leaderboardOptOut: false, buzzOptOut: false });
     const patched = await send('PATCH', '/api/user/profile', { leaderboardOptOut: true }, ann.cookie);
-    expect(patched.json()).toEqual({ leaderboardOptOut: true });
+    expect(patched.json()).toEqual({ leaderboardOptOut: true, buzzOptOut: false });
+    // Either setting changes alone; the other stays.
+    expect((await send('PATCH', '/api/user/profile', { buzzOptOut: true }, ann.cookie)).json()).toEqual({ leaderboardOptOut: true, buzzOptOut: true });
+    expect((await send('PATCH', '/api/user/profile', { buzzOptOut: 'no' }, ann.cookie)).json().message).toContain('buzzOptOut');
     expect((await get('/api/gaming/leaderboard', ann.cookie)).json()).toEqual([{ rank: 1, userId: ann.user.id, points: 20, displayName: 'Anonymous' }]);
     expect((await send('PATCH', '/api/user/profile', { leaderboardOptOut: 'yes' }, ann.cookie)).statusCode).toBe(400);
     expect((await send('PATCH', '/api/user/profile', { leaderboardOptOut: true })).statusCode).toBe(401);

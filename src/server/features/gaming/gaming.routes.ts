@@ -11,6 +11,7 @@ import {
   LeaderboardEntry,
   LeaderboardQuery,
   ProfileSettings,
+  ProfileSettingsPatch,
   UserStats,
 } from '../../../contract/gaming.ts';
 import { signedIn } from '../../plugins/auth.ts';
@@ -48,7 +49,7 @@ export async function gamingRoutes(app: FastifyInstance, deps: { gaming: GamingS
 
   r.get('/api/user/profile', { schema: { response: { 200: ProfileSettings } }, config: { access: 'user' } }, async (req) => gaming.profile(signedIn(req).id));
 
-  r.patch('/api/user/profile', { schema: { body: ProfileSettings, response: { 200: ProfileSettings } }, config: { access: 'user' } }, async (req) =>
+  r.patch('/api/user/profile', { schema: { body: ProfileSettingsPatch, response: { 200: ProfileSettings } }, config: { access: 'user' } }, async (req) =>
     gaming.updateProfile(signedIn(req).id, req.body),
   );
 }

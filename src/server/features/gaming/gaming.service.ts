@@ -11,6 +11,7 @@ import {
   type LeaderboardEntry,
   type LeaderboardQuery,
   type ProfileSettings,
+  type ProfileSettingsPatch,
   type UserStats,
 } from '../../../contract/gaming.ts';
 import type { Clock } from '../../clock.ts';
@@ -40,7 +41,12 @@ export function createGamingService(deps: { db: Db; clock: Clock; city: CityConf
   /** The rule of a type a client may report, or a 400 naming activityType. */
   function clientRule(activityType: string): ActivityRule {
     const rule = ruleFor(activityType);
-    if (!rule?.clientReportable) throw invalid(`activityType must be one of: ${clientActivityTypes().join(', ')} (the server awards the others itself)`);
+    if (!rule?.clientReportable) {
+      const allowed = clientActivityTypes();
+      const own = rule ? `activityType '${activityType}' is awarded by the server itself, not reported by the browser` : `activityType '${activityType}' is unknown`;
+      const hint = rule?.activityType === 'ar' ? ' (AR points come from recording an AR session: POST /api/ar/discover)' : '';
+      throw invalid(`${own}${hint}${allowed.length ? `; a browser may report: ${allowed.join(', ')}` : ''}`);
+    }
     return rule;
   }
 
@@ -152,12 +158,13 @@ export function createGamingService(deps: { db: Db; clock: Clock; city: CityConf
     },
 
     async profile(userId: string): Promise<ProfileSettings> {
-      return { leaderboardOptOut: await repo.findOptOut(userId) };
+      return repo.findProfileSettings(userId);
     },
 
-    async updateProfile(userId: string, settings: ProfileSettings): Promise<ProfileSettings> {
-      await repo.setOptOut(userId, settings.leaderboardOptOut, clock.now());
-      return { leaderboardOptOut: settings.leaderboardOptOut };
+    /** Changes the settings given; the others stay as they are. */
+    async updateProfile(userId: string, settings: ProfileSettingsPatch): Promise<ProfileSettings> {
+      await repo.setProfileSettings(userId, settings, clock.now());
+      return repo.findProfileSettings(userId);
     },
   };
 }

@@ -17,9 +17,9 @@ describe('the rule table', () => {
     expect(RULES.vendor_visit.points).toBe(10);
   });
 
-  it('lets clients report only AR; everything else is decided by the server', () => {
-    expect(clientActivityTypes()).toEqual(['ar']);
-    expect(ruleFor('ar')?.clientReportable).toBe(true);
+  it('lets clients report nothing: AR is paid by recording an AR session, everything else by the server', () => {
+    expect(clientActivityTypes()).toEqual([]);
+    expect(ruleFor('ar')?.clientReportable).toBe(false);
     for (const t of ['discovered', 'check_in', 'vendor_visit', 'demo_scan', 'flyer_scan', 'story_shared', 'quest_node']) expect(ruleFor(t)?.clientReportable).toBe(false);
   });
 

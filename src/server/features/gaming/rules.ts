@@ -22,7 +22,8 @@ const rule = <const T extends ActivityRule>(r: T): T => r;
 /** What every activity earns. Change points or caps here and nowhere else. */
 export const RULES = {
   discovered: rule({ activityType: 'discovered', label: 'discovering an event', points: 5, dailyCap: null, clientReportable: false, oncePerTarget: true }),
-  ar: rule({ activityType: 'ar', label: 'an AR interaction', points: 5, dailyCap: 10, clientReportable: true, oncePerTarget: false }),
+  /** Paid only by POST /api/ar/discover for a session that found real upcoming events. */
+  ar: rule({ activityType: 'ar', label: 'an AR interaction', points: 5, dailyCap: 10, clientReportable: false, oncePerTarget: false }),
   flyer_scan: rule({ activityType: 'flyer_scan', label: 'scanning a flyer', points: 10, dailyCap: 5, clientReportable: false, oncePerTarget: false }),
   story_shared: rule({ activityType: 'story_shared', label: 'sharing a story', points: 20, dailyCap: 3, clientReportable: false, oncePerTarget: false }),
   quest_node: rule({ activityType: 'quest_node', label: 'completing a quest node', points: null, dailyCap: null, clientReportable: false, oncePerTarget: true }),
@@ -31,6 +32,8 @@ export const RULES = {
   /** A flyer-scanning challenge met (Flyer Hunter, Genre Explorer, New in Town): the challenge sets the points. */
   scan_challenge: rule({ activityType: 'scan_challenge', label: 'completing a scan challenge', points: null, dailyCap: null, clientReportable: false, oncePerTarget: true }),
   demo_scan: rule({ activityType: 'demo_scan', label: 'scanning the demo code', points: 15, dailyCap: null, clientReportable: false, oncePerTarget: true }),
+  /** Every node of a hunt completed: the hunt's rewardPoints, once. */
+  hunt_complete: rule({ activityType: 'hunt_complete', label: 'finishing a hunt', points: null, dailyCap: null, clientReportable: false, oncePerTarget: true }),
 } as const;
 
 export type ActivityType = keyof typeof RULES;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildEvent } from '../../test/factories.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { createNotification } from './notifications.service.ts';
 
@@ -104,8 +105,10 @@ describe('notifications of awards', () => {
       if (m.userId === user.id) announced.push(`${m.notification.type}:${m.notification.title}:${m.notification.message}`);
     });
     try {
+      // Ten AR sessions that each found a real upcoming event pay 5 points each (the daily cap).
+      const event = await buildEvent(t.database.db, { startDate: new Date(NOW.getTime() + 24 * 3600_000) });
       for (let i = 0; i < 10; i++) {
-        await t.app.inject({ method: 'POST', url: '/api/gaming/award-points', payload: { points: 5, reason: `ar ${i}`, activityType: 'ar' }, headers: { origin: TEST_ORIGIN, cookie } });
+        await t.app.inject({ method: 'POST', url: '/api/ar/discover', payload: { location: { lat: 45.5152, lng: -122.6784 }, events: [event.id] }, headers: { origin: TEST_ORIGIN, cookie } });
       }
     } finally {
       off();

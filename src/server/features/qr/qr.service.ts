@@ -12,6 +12,8 @@ import { createNotification } from '../notifications/notifications.service.ts';
 import { signQrPayload, verifyQrPayload, type QrPayload } from './qr.codec.ts';
 import { createQrRepository, type QrRepository } from './qr.repository.ts';
 import { createVendorsRepository } from '../vendors/vendors.repository.ts';
+import { createQuestsRepository } from '../quests/quests.repository.ts';
+import { completeNodeByQr, nodeAwardKey } from '../quests/quests.service.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Check-in opens this long before an event starts and closes when it ends. */
@@ -31,6 +33,10 @@ interface QrTarget {
   caption: string;
   /** Notification shown after a successful scan. */
   notice: { title: string; message: string };
+  /** The ledger key when the target's own feature pays it by other paths too (quest nodes). */
+  awardKey?: (userId: string) => string;
+  /** Inside the scan's transaction, before the points: the target's own bookkeeping (may refuse). */
+  beforePay?(tx: Db, userId: string, now: Date, timeZone: string): Promise<{ bonus: number; notifications: NotificationResponse[] }>;
 }
 
 interface QrKindHandler {
@@ -40,9 +46,8 @@ interface QrKindHandler {
 }
 
 /**
- * The kinds of codes and how each finds its target. Quest nodes arrive with their own feature:
- * until their table exists there is nothing to look up, so their codes can be neither issued
- * nor honoured (404), rather than pointing at invented targets.
+ * The kinds of codes and how each finds its target. A quest node's code completes the node
+ * through the quests feature (its completion row and hunt rewards), paying the node's points once.
  */
 const KINDS: Record<QrKind, QrKindHandler> = {
   event: {
@@ -86,8 +91,30 @@ const KINDS: Record<QrKind, QrKindHandler> = {
       };
     },
   },
-  // TODO(quests feature): look the node up once its table exists; rule RULES.quest_node, node points.
-  node: { unknown: 'Unknown quest node', resolve: async () => null },
+  node: {
+    unknown: 'Unknown quest node',
+    async resolve(_repo, id, db) {
+      if (!UUID.test(id)) return null;
+      const n = await createQuestsRepository(db).findNode(id);
+      if (!n || !n.active) return null;
+      return {
+        kind: 'node',
+        id: n.id,
+        name: n.name,
+        rule: RULES.quest_node,
+        points: n.points,
+        eventId: null,
+        caption: `Quest node · ${n.points} points`,
+        notice: { title: 'Quest Node Complete', message: `You completed ${n.name}. +${n.points} points` },
+        // One ledger key for position, photo and code, so a node pays once whichever way it completes.
+        awardKey: (userId) => nodeAwardKey(n.id, userId),
+        async beforePay(tx, userId, now, timeZone) {
+          const done = await completeNodeByQr(tx, userId, n.id, now, timeZone);
+          return { bonus: done.huntBonus, notifications: done.notifications };
+        },
+      };
+    },
+  },
   demo: {
     unknown: 'Unknown demo code',
     async resolve(_repo, id) {
@@ -197,7 +224,8 @@ export function createQrService(deps: { db: Db; clock: Clock; city: CityConfig; 
       const target = await resolve(payload.k, payload.id);
       target.checkWindow?.(now);
 
-      const { outcome, notice } = await db.transaction(async (tx) => {
+      const { outcome, notice, extra } = await db.transaction(async (tx) => {
+        const extra = (await target.beforePay?.(tx, userId, now, timeZone)) ?? { bonus: 0, notifications: [] };
         const outcome = await payAward(
           tx,
           target.rule,
@@ -210,7 +238,7 @@ export function createQrService(deps: { db: Db; clock: Clock; city: CityConfig; 
             eventId: target.eventId,
             points: target.points,
             description: target.kind === 'event' ? `Checked in at ${target.name}` : `Scanned ${target.name}`,
-            idempotencyKey: awardKey(target.kind, target.id, userId),
+            idempotencyKey: target.awardKey?.(userId) ?? awardKey(target.kind, target.id, userId),
             at: now,
           },
           timeZone,
@@ -219,16 +247,17 @@ export function createQrService(deps: { db: Db; clock: Clock; city: CityConfig; 
         // A check-in is one more person at the event, in the same transaction as its points.
         if (target.kind === 'event' && target.eventId) await createQrRepository(tx).countCheckIn(target.eventId);
         const notice: NotificationResponse = await createNotification(tx, userId, { type: 'success', ...target.notice }, now);
-        return { outcome, notice };
+        return { outcome, notice, extra };
       });
-      announceAward(bus, userId, outcome, [notice]);
+      announceAward(bus, userId, outcome, [notice, ...extra.notifications]);
       if (target.kind === 'event') bus.publish('event_update', { id: target.id, action: 'updated' });
+      if (target.kind === 'event') bus.publish('buzz', { actorId: userId });
       return {
         type: target.kind,
         targetId: target.id,
         name: target.name,
         points: target.points,
-        bonus: 0,
+        bonus: extra.bonus,
         isDemo: target.kind === 'demo',
         totalPoints: outcome.total,
         newBadges: outcome.newBadges,

@@ -208,6 +208,7 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
     const recorded = contributed.extra!;
     for (const o of recorded.outcomes) announceAward(bus, userId, o);
     if (contributed.isNew) bus.publish('event_update', { id: contributed.eventId, action: 'created' });
+    bus.publish('buzz', { actorId: userId });
     const event = await eventOf(contributed.eventId, contributed.isNew);
     return {
       success: true,

@@ -197,6 +197,7 @@ export function createStoriesService(deps: StoriesDeps) {
         return { id: row.id, paid };
       });
       announceAward(bus, viewer.id, result.paid);
+      bus.publish('buzz', { actorId: viewer.id });
       const paid = result.paid?.status === 'paid' ? result.paid : null;
       return {
         story: await storyFor(viewer, result.id),

@@ -20,6 +20,8 @@ export const users = pgTable(
     calendarSecret: text('calendar_secret'),
     /** Shown as 'Anonymous' on the leaderboard when set (PATCH /api/user/profile). */
     leaderboardOptOut: boolean('leaderboard_opt_out').notNull().default(false),
+    /** Kept out of the Discover home's Community Buzz when set (PATCH /api/user/profile). */
+    buzzOptOut: boolean('buzz_opt_out').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -10,7 +10,8 @@ import { formError, useAuthSubmit } from './use-auth-submit.ts';
 export default function SignupPage() {
   const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const submit = useAuthSubmit<SignupBody>('/api/auth/signup', setErrors);
+  // A new account goes through the short interests step (skippable) on its way to returnTo.
+  const submit = useAuthSubmit<SignupBody>('/api/auth/signup', setErrors, (to) => `/welcome?returnTo=${encodeURIComponent(to)}`);
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
   const returnTo = typeof window === 'undefined' ? '' : window.location.search;
 

@@ -5,15 +5,15 @@ import { ApiError, apiJson } from '../../lib/api-client.ts';
 import { AUTH_USER_KEY } from './auth.queries.ts';
 import { fieldErrors } from './auth-form.tsx';
 
-/** Posts a sign-in or sign-up form; on success stores the user and goes to returnTo. */
-export function useAuthSubmit<Body>(url: string, onFieldErrors: (e: Record<string, string>) => void) {
+/** Posts a sign-in or sign-up form; on success stores the user and goes to returnTo (or where `then` says). */
+export function useAuthSubmit<Body>(url: string, onFieldErrors: (e: Record<string, string>) => void, then: (returnTo: string) => string = (to) => to) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   return useMutation({
     mutationFn: (body: Body) => apiJson<AuthUser>('POST', url, body),
     onSuccess: (user) => {
       queryClient.setQueryData(AUTH_USER_KEY, user);
-      navigate(safeReturnTo(new URLSearchParams(window.location.search).get('returnTo')));
+      navigate(then(safeReturnTo(new URLSearchParams(window.location.search).get('returnTo'))));
     },
     onError: (err) => {
       if (err instanceof ApiError && err.status === 400) {

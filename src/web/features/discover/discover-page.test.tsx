@@ -213,18 +213,61 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     expect(within(banner).getByTestId('next-badge').textContent).toBe('Next badge: Champion at 150 points (85 to go)');
   });
 
-  it('shows AI recommendations only when there are some', async () => {
+  it('reserves the recommendations strip from the first render, so the list never moves', async () => {
     api({ recommended: [] });
     const { unmount } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
+    // Before anything has loaded, the section and its fixed-height strip are already there.
+    const strip = screen.getByTestId('recommended-strip');
+    expect(strip.className).toMatch(/\bh-\[/);
+    expect(screen.getByRole('status', { name: 'Loading recommendations' })).toBeTruthy();
     await waitFor(() => expect(cards()).toHaveLength(24));
-    expect(screen.queryByRole('heading', { name: /AI Recommended for You/ })).toBeNull();
+    // Nothing to recommend: the same strip keeps its place with a short note.
+    expect(await within(strip).findByText(/Save a few events and we.ll suggest more/)).toBeTruthy();
+    expect(screen.getByTestId('recommended-strip')).toBe(strip);
+    expect(screen.getByRole('heading', { name: /AI Recommended for You/ }).closest('section')!.textContent).toContain('Personalized');
     unmount();
-    api({ recommended: [buildEvent({ title: 'Picked for you' })] });
+
+    const views: string[] = [];
+    const dismissed: string[] = [];
+    const picked = buildEvent({ title: 'Picked for you' });
+    const other = buildEvent({ title: 'Also for you' });
+    api({
+      recommended: [
+        { ...picked, reason: 'Because you saved Jazz Night' } as EventSummary,
+        // An older server without reasons: the card shows no reason line rather than failing.
+        other,
+      ],
+      extra: (url, init) => {
+        if (url.pathname.endsWith('/view') && init?.method === 'POST') {
+          views.push(`${url.pathname} ${String(init.body)}`);
+          return json({ recorded: true });
+        }
+        if (url.pathname.endsWith('/dismiss') && init?.method === 'POST') {
+          dismissed.push(url.pathname);
+          return json({ dismissed: true });
+        }
+        return undefined;
+      },
+    });
     renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
-    const heading = await screen.findByRole('heading', { name: /AI Recommended for You/ });
-    const section = heading.closest('section')!;
-    expect(within(section).getByText('Personalized')).toBeTruthy();
-    expect(within(section).getByRole('link', { name: 'Picked for you' })).toBeTruthy();
+    const strip2 = screen.getByTestId('recommended-strip');
+    const recCards = await within(strip2).findAllByTestId('recommended-card');
+    expect(recCards).toHaveLength(2);
+    expect(within(recCards[0]!).getByTestId('recommendation-reason').textContent).toBe('Because you saved Jazz Night');
+    expect(within(recCards[1]!).queryByTestId('recommendation-reason')).toBeNull();
+
+    // 'Not interested' while the pointer is on the strip: the card's place is kept, then it leaves.
+    fireEvent.pointerEnter(strip2);
+    fireEvent.click(within(recCards[1]!).getByRole('button', { name: 'Not interested in Also for you' }));
+    await waitFor(() => expect(dismissed).toEqual([`/api/events/${other.id}/dismiss`]));
+    expect(await within(strip2).findByText(/Hidden\. We won.t suggest Also for you again/)).toBeTruthy();
+    expect(within(strip2).getAllByRole('listitem')).toHaveLength(2);
+    fireEvent.pointerLeave(strip2);
+    await waitFor(() => expect(within(strip2).getAllByRole('listitem')).toHaveLength(1));
+
+    // A click on a recommendation records a view for the next ranking.
+    fireEvent.click(within(strip2).getByRole('link', { name: 'Picked for you' }));
+    await waitFor(() => expect(views).toEqual([`/api/events/${picked.id}/view {"via":"recommendation"}`]));
   });
 
   it('does not ask for recommendations when signed out', async () => {

@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { LayoutGrid, List, Loader2, QrCode, RefreshCw, SearchX, SlidersHorizontal, Sparkles, X } from 'lucide-react';
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { LayoutGrid, List, Loader2, QrCode, RefreshCw, SearchX, SlidersHorizontal, X } from 'lucide-react';
+import { lazy, Suspense, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { SORTS, type SortBy } from '../../../contract/events.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
@@ -9,6 +9,7 @@ import { EventCard, EventCardSkeleton } from '../events/event-card.tsx';
 import { useCityConfig } from '../events/events.queries.ts';
 import { useEventFacets, useEventList, useEventStats, useRecommendedEvents } from './discover.queries.ts';
 import { FilterPanel } from './filter-panel.tsx';
+import { RecommendedStrip } from './recommended-strip.tsx';
 import { CommunityBuzz } from '../gaming/community-buzz.tsx';
 import { GamingProgressWidget } from '../gaming/gaming-progress-widget.tsx';
 import { LeaderboardTop } from '../gaming/leaderboard-top.tsx';
@@ -95,6 +96,24 @@ function ErrorState({ message, onRetry, retrying }: { message: string; onRetry: 
   );
 }
 
+/**
+ * A banner slot above the list (points, new badge). A banner that appears after the person started
+ * using the list (the first points come with the first heart) floats at the bottom of the screen
+ * instead of pushing the list down under the pointer; one that was there already stays in place.
+ */
+function AboveTheList({ using, children }: { using: boolean; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [floating, setFloating] = useState(false);
+  useLayoutEffect(() => {
+    if (using && !floating && ref.current && ref.current.offsetHeight === 0) setFloating(true);
+  }, [using, floating]);
+  return (
+    <div ref={ref} data-floating={floating || undefined} className={floating ? 'fixed bottom-3 right-3 z-40 w-[min(28rem,calc(100%-1.5rem))] shadow-lg [&>*]:mb-0' : undefined}>
+      {children}
+    </div>
+  );
+}
+
 const gridClass = (view: ViewMode) => (view === 'grid' ? 'grid gap-4 sm:grid-cols-2 xl:grid-cols-3' : 'flex flex-col gap-3');
 
 /** The Discover home (spec section 2): filters on the left, the events on the right. */
@@ -106,6 +125,8 @@ export default function DiscoverPage() {
   const position = useVisitorPosition(filters.radius !== null || filters.sortBy === 'distance');
   const [sheetOpen, setSheetOpen] = useState(false);
   const [qrOpen, setQrOpen] = useState(false);
+  // Once the person presses anything in the main column, nothing new may push it down.
+  const [using, setUsing] = useState(false);
 
   const ctx = useMemo(() => ({ now: api.now, timeZone: config?.city.timeZone ?? browserZone, position }), [api.now, config?.city.timeZone, position]);
   const facetQuery = useMemo(() => filterParams(filters, ctx).toString(), [filters, ctx]);
@@ -126,7 +147,6 @@ export default function DiscoverPage() {
   const initialLoading = !nothingSelected && list.isPending;
   // New filters: the previous results stay (dimmed) until the new ones arrive. Background refreshes do not dim.
   const updating = list.isPlaceholderData;
-  const recs = recommended.data ?? [];
   const view = filters.view;
 
   const panel = (
@@ -142,8 +162,12 @@ export default function DiscoverPage() {
 
   return (
     <div>
-      <NewBadgeBanner />
-      <PointsBanner />
+      <AboveTheList using={using}>
+        <NewBadgeBanner />
+      </AboveTheList>
+      <AboveTheList using={using}>
+        <PointsBanner />
+      </AboveTheList>
 
       <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
         <aside aria-label="Filters and status" className="order-2 flex flex-col gap-4 lg:order-1">
@@ -155,7 +179,7 @@ export default function DiscoverPage() {
           {user && <LeaderboardTop />}
         </aside>
 
-        <div className="order-1 min-w-0 lg:order-2">
+        <div className="order-1 min-w-0 lg:order-2" onPointerDownCapture={() => setUsing(true)}>
           <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
             <div>
               <h1 className="text-3xl font-bold">Discover Events</h1>
@@ -197,22 +221,8 @@ export default function DiscoverPage() {
             </div>
           </div>
 
-          {user && recs.length > 0 && (
-            <section aria-labelledby="recommended-heading" className="mb-8">
-              <div className="mb-3 flex items-center gap-2">
-                <h2 id="recommended-heading" className="flex items-center gap-2 text-xl font-bold">
-                  <Sparkles className="h-5 w-5 text-accent" aria-hidden />
-                  AI Recommended for You
-                </h2>
-                <span className="rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-semibold text-accent">Personalized</span>
-              </div>
-              <div className={gridClass(view)}>
-                {recs.slice(0, 6).map((e) => (
-                  <EventCard key={e.id} event={e} variant={view} />
-                ))}
-              </div>
-            </section>
-          )}
+          {/* Reserved from the first render for signed-in users, at a fixed height: it never moves the list. */}
+          {user && <RecommendedStrip items={recommended.data} isPending={recommended.isPending} isError={recommended.isError} />}
 
           <section aria-labelledby="all-events-heading" aria-busy={initialLoading || updating}>
             <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">

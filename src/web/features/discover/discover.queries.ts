@@ -2,6 +2,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import type { EventFacets, EventStats, EventSummary } from '../../../contract/events.ts';
 import type { HealthResponse } from '../../../contract/health.ts';
 import { getQueryFn, throwIfResNotOk } from '../../lib/api-client.ts';
+import type { StripEvent } from './recommended-strip.tsx';
 
 /** Events per page of the Discover list ('Load More Events' appends the next page). */
 export const PAGE_SIZE = 24;
@@ -61,11 +62,11 @@ export function useEventStats() {
   return useQuery<EventStats>({ queryKey: ['/api/events/stats'] });
 }
 
-/** GET /api/events/recommended, only for a signed-in user; a 401 reads as nothing to recommend. */
+/** GET /api/events/recommended, only for a signed-in user (each with its `reason`); a 401 reads as nothing to recommend. */
 export function useRecommendedEvents(enabled: boolean) {
-  return useQuery<EventSummary[] | null>({
+  return useQuery<StripEvent[] | null>({
     queryKey: ['/api/events/recommended'],
-    queryFn: getQueryFn<EventSummary[]>({ on401: 'returnNull' }),
+    queryFn: getQueryFn<StripEvent[]>({ on401: 'returnNull' }),
     enabled,
   });
 }

@@ -2,7 +2,7 @@ import { ArchiveX, ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, MapPin, 
 import { Link, useParams } from 'wouter';
 import type { Neighbourhood } from '../../../contract/city.ts';
 import { priceLabel, type EventDetail } from '../../../contract/events.ts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { LoadFailure } from '../../components/ui/load-failure.tsx';
@@ -15,6 +15,7 @@ import { CheckInQrButton } from '../admin/check-in-qr.tsx';
 import { SplitEventButton } from '../admin/split-event.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
 import { WhoIsHere } from '../vendors/who-is-here.tsx';
+import { recordView } from '../discover/recommendations.queries.ts';
 
 type Place = z.infer<typeof Neighbourhood>;
 
@@ -174,7 +175,13 @@ export default function EventPage() {
   const { id = '' } = useParams<{ id: string }>();
   const { data: event, isPending, error, refetch, isFetching } = useEventDetail(id);
   const { data: config } = useCityConfig();
-  const { isAdmin } = useAuth();
+  const { isAdmin, user } = useAuth();
+  const signedInId = user?.id;
+  const eventId = event?.id;
+  // An opened event page is a signal for the next ranking (the server throttles repeats).
+  useEffect(() => {
+    if (signedInId && eventId) recordView(eventId, 'page');
+  }, [signedInId, eventId]);
 
   if (isPending) return <EventPageSkeleton />;
   if (error || !event) {

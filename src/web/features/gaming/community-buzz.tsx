@@ -1,15 +1,34 @@
 import { MessageCircle } from 'lucide-react';
-import { formatPoints, relativeTime, useNow } from './gaming-format.ts';
-import { useActivities } from './gaming.queries.ts';
+import { Link } from 'wouter';
+import type { BuzzItem } from '../../../contract/recommendations.ts';
+import { useCommunityBuzz } from '../discover/recommendations.queries.ts';
+import { relativeTime, useNow } from './gaming-format.ts';
 
 /** Spec section 9: Community Buzz shows the 3 latest activities. */
 export const BUZZ_LIMIT = 3;
 
-/** Community Buzz (spec section 2): the latest activities with their points, updated live. */
+const VERB: Record<BuzzItem['action'], string> = {
+  saved: 'saved',
+  checked_in: 'checked in at',
+  shared_story: 'shared the story',
+  scanned_flyer: 'scanned a flyer for',
+};
+
+function subjectHref(item: BuzzItem): string | null {
+  if (item.eventId) return `/events/${item.eventId}`;
+  // The stories page has no per-story address; the story is on it.
+  if (item.storyId) return '/stories';
+  return null;
+}
+
+/**
+ * Community Buzz (spec section 2): the community's 3 latest public actions ("Sam L. saved Jazz
+ * Night"), never the viewer's own; refetched when the live channel says something happened.
+ */
 export function CommunityBuzz() {
-  const { data, isPending, isError } = useActivities();
+  const { data, isPending, isError } = useCommunityBuzz(BUZZ_LIMIT);
   const now = useNow();
-  const latest = (data ?? []).slice(0, BUZZ_LIMIT);
+  const latest = (data?.items ?? []).slice(0, BUZZ_LIMIT);
 
   return (
     <section aria-labelledby="community-buzz-heading" className="rounded-lg border border-border bg-card p-4 shadow-sm">
@@ -26,25 +45,29 @@ export function CommunityBuzz() {
       ) : isError && !data ? (
         <p className="mt-3 text-sm text-muted-foreground">Activity could not be loaded.</p>
       ) : latest.length === 0 ? (
-        <p className="mt-3 text-sm text-muted-foreground">No activity yet. Save an event to get things going.</p>
+        <p className="mt-3 text-sm text-muted-foreground">Nothing from the community yet. Saves, check-ins and stories will show up here.</p>
       ) : (
         <ul className="mt-3 divide-y divide-border" data-testid="community-buzz">
-          {latest.map((a) => (
-            <li key={a.id} className="flex items-start justify-between gap-3 py-2">
-              <div className="min-w-0">
-                <p className="text-sm leading-snug">{a.description}</p>
-                <p className="text-xs text-muted-foreground">
-                  <time dateTime={a.createdAt}>{relativeTime(a.createdAt, now)}</time>
+          {latest.map((a) => {
+            const href = subjectHref(a);
+            return (
+              <li key={a.id} className="py-2">
+                <p className="text-sm leading-snug">
+                  <span className="font-semibold">{a.actor}</span> {VERB[a.action]}{' '}
+                  {href ? (
+                    <Link href={href} className="font-medium text-primary underline-offset-2 hover:underline">
+                      {a.subject}
+                    </Link>
+                  ) : (
+                    <span className="font-medium">{a.subject}</span>
+                  )}
                 </p>
-              </div>
-              {a.pointsEarned !== 0 && (
-                <span className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-bold text-accent">
-                  {a.pointsEarned > 0 ? '+' : ''}
-                  {formatPoints(a.pointsEarned)}
-                </span>
-              )}
-            </li>
-          ))}
+                <p className="text-xs text-muted-foreground">
+                  <time dateTime={a.at}>{relativeTime(a.at, now)}</time>
+                </p>
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

@@ -8,6 +8,7 @@ import type {
   GamingProgress,
   LeaderboardEntry,
   ProfileSettings,
+  ProfileSettingsPatch,
   QrDemoResponse,
   QrScanResult,
   UserStats,
@@ -80,10 +81,10 @@ export function useProfileSettings(opts: Opts = {}) {
   return useQuery<ProfileSettings>({ queryKey: GAMING_KEYS.profile, enabled: useSignedIn(opts.enabled) });
 }
 
-/** PATCH /api/user/profile: hiding from (or showing on) the leaderboard. */
+/** PATCH /api/user/profile: hiding from (or showing on) the leaderboard or Community Buzz. */
 export function useUpdateProfile() {
   const client = useQueryClient();
-  return useMutation<ProfileSettings, Error, ProfileSettings>({
+  return useMutation<ProfileSettings, Error, ProfileSettingsPatch>({
     mutationFn: (body) => apiJson<ProfileSettings>('PATCH', '/api/user/profile', body),
     onSuccess: (settings) => {
       client.setQueryData(GAMING_KEYS.profile, settings);

@@ -1,9 +1,10 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LeaderboardEntry } from '../../../contract/gaming.ts';
+import type { BuzzItem } from '../../../contract/recommendations.ts';
+import { applyServerMessage } from '../../lib/realtime-client.ts';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
 import { CommunityBuzz } from './community-buzz.tsx';
-import { buildActivity } from './gaming-test-helpers.ts';
 import LeaderboardPage from './leaderboard-page.tsx';
 import { LeaderboardTop } from './leaderboard-top.tsx';
 
@@ -71,19 +72,41 @@ describe('LeaderboardPage', { timeout: 20_000 }, () => {
 });
 
 describe('CommunityBuzz', { timeout: 20_000 }, () => {
-  it('shows the 3 latest activities with their points, or an empty note', async () => {
-    const acts = [1, 2, 3, 4].map((i) => buildActivity({ description: `Thing ${i}`, pointsEarned: i * 5, createdAt: new Date(Date.now() - i * 120_000).toISOString() }));
-    stubFetch((url) => (url.pathname === '/api/user/activities' ? json(acts) : undefined));
+  it("shows the community's 3 latest actions with who, what and when, linked, or an empty note", async () => {
+    const at = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
+    const items: BuzzItem[] = [
+      { id: 'a', actor: 'Sam L.', action: 'saved', subject: 'Jazz Night', eventId: 'e1', storyId: null, at: at(2) },
+      { id: 'b', actor: 'Kim N.', action: 'shared_story', subject: 'The Old Mill', eventId: null, storyId: 's1', at: at(5) },
+      { id: 'c', actor: 'Ola P.', action: 'checked_in', subject: 'Night Market', eventId: 'e2', storyId: null, at: at(7) },
+    ];
+    const asked: string[] = [];
+    stubFetch((url) => {
+      if (url.pathname !== '/api/community/buzz') return undefined;
+      asked.push(url.search);
+      return json({ items });
+    });
     const view = renderApp(<CommunityBuzz />, { user: buildUser() });
     const list = await screen.findByTestId('community-buzz');
-    const items = within(list).getAllByRole('listitem');
-    expect(items.map((li) => li.querySelector('p')!.textContent)).toEqual(['Thing 1', 'Thing 2', 'Thing 3']);
-    expect(items[0]!.textContent).toContain('+5');
-    expect(items[0]!.textContent).toContain('2 minutes ago');
+    expect(asked).toEqual(['?limit=3']);
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((li) => li.querySelector('p')!.textContent)).toEqual(['Sam L. saved Jazz Night', 'Kim N. shared the story The Old Mill', 'Ola P. checked in at Night Market']);
+    expect(rows[0]!.textContent).toContain('2 minutes ago');
+    expect(within(rows[0]!).getByRole('link', { name: 'Jazz Night' }).getAttribute('href')).toBe('/events/e1');
+    expect(within(rows[1]!).getByRole('link', { name: 'The Old Mill' }).getAttribute('href')).toBe('/stories');
     view.unmount();
 
-    stubFetch((url) => (url.pathname === '/api/user/activities' ? json([]) : undefined));
+    stubFetch((url) => (url.pathname === '/api/community/buzz' ? json({ items: [] }) : undefined));
     renderApp(<CommunityBuzz />, { user: buildUser() });
-    expect(await screen.findByText(/No activity yet/)).toBeTruthy();
+    expect(await screen.findByText(/Nothing from the community yet/)).toBeTruthy();
+  });
+
+  it("refetches on the live channel's buzz message", async () => {
+    let items: BuzzItem[] = [];
+    stubFetch((url) => (url.pathname === '/api/community/buzz' ? json({ items }) : undefined));
+    const view = renderApp(<CommunityBuzz />, { user: buildUser() });
+    expect(await screen.findByText(/Nothing from the community yet/)).toBeTruthy();
+    items = [{ id: 'a', actor: 'Pat P.', action: 'saved', subject: 'Jazz Night', eventId: 'e1', storyId: null, at: new Date().toISOString() }];
+    applyServerMessage(view.client, { type: 'buzz', data: {} });
+    expect(await screen.findByText('Pat P.')).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BADGES, BADGE_TYPES } from '../../../contract/gaming.ts';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
@@ -71,5 +71,30 @@ describe('ProfileDialog', { timeout: 20_000 }, () => {
     const fetchFn = stubFetch(() => undefined);
     renderApp(<ProfileDialog open={false} onOpenChange={() => undefined} />, { user: buildUser() });
     expect(fetchFn).not.toHaveBeenCalled();
+  });
+
+  it("turns off appearing in other people's Community Buzz", async () => {
+    const patches: unknown[] = [];
+    let settings = { leaderboardOptOut: false, buzzOptOut: false };
+    stubFetch((url, init) => {
+      if (url.pathname === '/api/user/stats') return json(STATS);
+      if (url.pathname === '/api/user/badges' || url.pathname === '/api/user/activities') return json([]);
+      if (url.pathname === '/api/user/profile') {
+        if (init?.method === 'PATCH') {
+          const body = JSON.parse(String(init.body)) as Partial<typeof settings>;
+          patches.push(body);
+          settings = { ...settings, ...body };
+        }
+        return json(settings);
+      }
+      return undefined;
+    });
+    renderApp(<ProfileDialog open onOpenChange={() => undefined} />, { user: buildUser() });
+    const toggle = await screen.findByRole('switch', { name: 'Show my activity in Community Buzz' });
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    await waitFor(() => expect((toggle as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(patches).toEqual([{ buzzOptOut: true }]));
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'));
   });
 });

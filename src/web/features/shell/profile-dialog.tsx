@@ -1,10 +1,12 @@
 import { Award, CalendarCheck, Compass, Flame, HandHeart, Landmark, MessageSquareHeart, Repeat, Search, Star, type LucideIcon } from 'lucide-react';
+import * as Switch from '@radix-ui/react-switch';
+import { useId } from 'react';
 import { BADGES, BADGE_TYPES, type BadgeResponse, type BadgeType } from '../../../contract/gaming.ts';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Tooltip } from '../../components/ui/tooltip.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
 import { formatPoints, relativeTime, useNow } from '../gaming/gaming-format.ts';
-import { useActivities, useUserBadges, useUserStats } from '../gaming/gaming.queries.ts';
+import { useActivities, useProfileSettings, useUpdateProfile, useUserBadges, useUserStats } from '../gaming/gaming.queries.ts';
 
 /** Spec section 9: the profile shows up to 6 badges. */
 export const PROFILE_BADGE_LIMIT = 6;
@@ -44,6 +46,41 @@ function StatTile({ label, value, icon: Icon }: { label: string; value: number |
           )}
         </span>
       </dd>
+    </div>
+  );
+}
+
+/** The Community Buzz opt-out: on by default; off keeps my saves, check-ins and stories out of other people's Buzz. */
+function BuzzVisibilityToggle({ enabled }: { enabled: boolean }) {
+  const settings = useProfileSettings({ enabled });
+  const update = useUpdateProfile();
+  const id = useId();
+  const optOut = update.isPending && update.variables?.buzzOptOut !== undefined ? update.variables.buzzOptOut : Boolean(settings.data?.buzzOptOut);
+  return (
+    <div className="mt-5 flex flex-col gap-1 rounded-lg border border-border p-3">
+      <div className="flex min-h-11 items-center gap-3">
+        <Switch.Root
+          id={id}
+          checked={!optOut}
+          disabled={!settings.data || update.isPending}
+          onCheckedChange={(show) => update.mutate({ buzzOptOut: !show })}
+          aria-describedby={`${id}-hint`}
+          className="relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-muted outline-none transition-colors duration-150 data-[state=checked]:bg-primary disabled:opacity-50"
+        >
+          <Switch.Thumb className="block h-5 w-5 translate-x-0.5 rounded-full bg-card shadow transition-transform duration-150 data-[state=checked]:translate-x-[1.375rem]" />
+        </Switch.Root>
+        <label htmlFor={id} className="text-sm font-medium">
+          Show my activity in Community Buzz
+        </label>
+      </div>
+      <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+        Others see your saves, check-ins, stories and flyer scans with your first name and initial.
+      </p>
+      {update.isError && (
+        <p role="alert" className="text-xs text-destructive">
+          Your choice could not be saved. Please try again.
+        </p>
+      )}
     </div>
   );
 }
@@ -157,6 +194,8 @@ export function ProfileDialog({ open, onOpenChange }: { open: boolean; onOpenCha
           </ul>
         )}
       </section>
+
+      <BuzzVisibilityToggle enabled={enabled} />
 
       <details className="mt-5 rounded-lg border border-border p-3">
         <summary className="cursor-pointer text-sm font-semibold">How badges are earned</summary>

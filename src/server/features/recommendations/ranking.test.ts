@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { buildSimilarity, diversify, rank, utcOffsetMinutes, type RankEvent, type RankInput, type Signal } from './ranking.ts';
+
+const NOW = Date.parse('2026-11-18T20:00:00Z');
+const DAY = 86_400_000;
+let n = 0;
+function ev(o: Partial<RankEvent> = {}): RankEvent {
+  n += 1;
+  const start = o.start ?? NOW + 2 * DAY + n * 60_000;
+  return { id: `e${n}`, title: `Event ${n}`, category: 'Music', venue: `Venue ${n}`, neighbourhood: 'Downtown', lat: 45.5152, lng: -122.6784, seriesKey: `series ${n}`, popularity: 1, ...o, start, end: o.end ?? start + 2 * 3600_000 };
+}
+const input = (o: Partial<RankInput>): RankInput => ({ now: NOW, signals: [], interests: null, candidates: [], similar: new Map(), exclude: new Set(), centre: { lat: 45.5152, lng: -122.6784 }, utcOffsetMin: -480, limit: 10, ...o });
+const sig = (kind: Signal['kind'], event: RankEvent, daysAgo = 1): Signal => ({ kind, at: NOW - daysAgo * DAY, event });
+
+describe('rank', () => {
+  it('never returns excluded, acted-on or ended events', () => {
+    const saved = ev();
+    const dismissed = ev();
+    const ended = ev({ start: NOW - 5 * 3600_000, end: NOW - 1 });
+    const ok = ev();
+    const out = rank(input({ signals: [sig('favorite', saved)], candidates: [saved, dismissed, ended, ok], exclude: new Set([dismissed.id]) }));
+    expect(out.map((o) => o.eventId)).toEqual([ok.id]);
+  });
+
+  it('prefers the category, venue and similar events of what the user did, with the reason', () => {
+    const jazz = ev({ title: 'Jazz Night', category: 'Music', venue: 'Blue Room' });
+    const salsa = ev({ title: 'Salsa Social', category: 'Arts', venue: 'Dance Hall' });
+    const sameVenue = ev({ category: 'Food', venue: 'Blue Room' });
+    const alsoSaved = ev({ category: 'Tech', venue: 'Elsewhere', neighbourhood: 'Far' });
+    const unrelated = ev({ category: 'Sports', venue: 'Gym', neighbourhood: 'Far', popularity: 50 });
+    const out = rank(
+      input({
+        signals: [sig('checkin', jazz), sig('checkin', jazz, 30), sig('favorite', salsa)],
+        candidates: [sameVenue, alsoSaved, unrelated],
+        similar: new Map([[salsa.id, [{ id: alsoSaved.id, w: 0.9 }]]]),
+      }),
+    );
+    expect(out.map((o) => o.eventId).slice(0, 2).sort()).toEqual([sameVenue.id, alsoSaved.id].sort());
+    expect(out.find((o) => o.eventId === alsoSaved.id)?.reason).toBe('People who saved Salsa Social also saved this');
+    expect(out.find((o) => o.eventId === sameVenue.id)?.reason).toBe('You often go to Blue Room');
+    expect(out.at(-1)?.eventId).toBe(unrelated.id);
+  });
+
+  it("recommends a series' next occurrence because of the one the user went to, once", () => {
+    const past = ev({ title: 'Trivia Night', seriesKey: 'trivia|pub', start: NOW - 7 * DAY });
+    const next1 = ev({ title: 'Trivia Night', seriesKey: 'trivia|pub', start: NOW + DAY });
+    const next2 = ev({ title: 'Trivia Night', seriesKey: 'trivia|pub', start: NOW + 8 * DAY });
+    const out = rank(input({ signals: [sig('checkin', past, 7)], candidates: [next2, next1, ev({ category: 'Tech' })] }));
+    expect(out[0]).toMatchObject({ eventId: next1.id, reason: 'Because you went to Trivia Night' });
+    expect(out.filter((o) => o.eventId === next2.id)).toHaveLength(0);
+  });
+
+  it('cold start: chosen interests first, else popular near the centre this week', () => {
+    const far = ev({ category: 'Arts', popularity: 100, lat: 45.7, lng: -122.3, neighbourhood: 'Far' });
+    const near = ev({ category: 'Arts', popularity: 100, neighbourhood: 'Alberta Arts' });
+    const food = ev({ category: 'Food', popularity: 2 });
+    const popular = rank(input({ candidates: [far, near, food] }));
+    expect(popular[0]).toMatchObject({ eventId: near.id, reason: 'Popular in Alberta Arts this week' });
+    const chosen = rank(input({ interests: { categories: ['Food'], neighbourhoods: [] }, candidates: [far, near, food] }));
+    expect(chosen[0]).toMatchObject({ eventId: food.id, reason: 'Matches your interest in Food' });
+  });
+
+  it('keeps at most half of the first 10 from one category when others exist', () => {
+    const music = Array.from({ length: 12 }, () => ev({ category: 'Music', popularity: 100 }));
+    const others = Array.from({ length: 6 }, (_, i) => ev({ category: ['Food', 'Arts', 'Tech'][i % 3]!, popularity: 1 }));
+    const out = rank(input({ candidates: [...music, ...others], limit: 15 }));
+    const cats = new Map([...music, ...others].map((e) => [e.id, e.category]));
+    expect(out.slice(0, 10).filter((o) => cats.get(o.eventId) === 'Music')).toHaveLength(5);
+    expect(out).toHaveLength(15);
+    // Without others, the list is still full.
+    expect(rank(input({ candidates: music, limit: 10 }))).toHaveLength(10);
+  });
+});
+
+describe('diversify', () => {
+  it('defers the sixth of a category past the first ten, keeping order otherwise', () => {
+    const it_ = (id: string, category: string) => ({ id, e: { category, seriesKey: id } });
+    const list = [...'abcdefg'].map((c) => it_(c, 'M')).concat([...'uvwxyz'].map((c) => it_(c, 'F')));
+    expect(diversify(list, 13).map((x) => x.id).join('')).toBe('abcdeuvwxyfgz');
+  });
+});
+
+describe('buildSimilarity', () => {
+  it('pairs events kept by the same people, only towards targets, cosine-weighted', () => {
+    const sim = buildSimilarity(
+      [
+        ['a', 'b'],
+        ['a', 'b', 'c'],
+        ['a', 'c'],
+      ],
+      (id) => id !== 'a',
+    );
+    // a and b: 2 shared, deg(a)=3, deg(b)=2 -> 2/sqrt(6)
+    expect(sim.get('a')?.find((x) => x.id === 'b')?.w).toBeCloseTo(2 / Math.sqrt(6));
+    expect(sim.get('b')?.some((x) => x.id === 'a')).toBe(false);
+  });
+});
+
+describe('utcOffsetMinutes', () => {
+  it('knows Portland in winter and summer', () => {
+    expect(utcOffsetMinutes(new Date('2026-01-15T12:00:00Z'), 'America/Los_Angeles')).toBe(-480);
+    expect(utcOffsetMinutes(new Date('2026-07-15T12:00:00Z'), 'America/Los_Angeles')).toBe(-420);
+  });
+});
