@@ -3,7 +3,7 @@ import { ADMIN, hasChromium, NO_CHROMIUM, signInThroughUi, signUpThroughUi } fro
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 
 test('the admin asks the chat about the review queue, then clears a cache after confirming', async ({ page }) => {
   await signInThroughUi(page, ADMIN);

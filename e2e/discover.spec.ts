@@ -32,7 +32,7 @@ const test = base.extend<object, { workerStorageState: string }>({
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 // Each test loads Discover (a page of cards) more than once; give a busy machine room.
 test.describe.configure({ timeout: 60_000 });
 

@@ -3,7 +3,7 @@ import { ADMIN, hasChromium, NO_CHROMIUM, signInThroughUi } from './fixtures.ts'
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 
 /** The demo pair the pipeline proposes rather than merges (demo/feeds/README.md, Deduplication). */
 const DEMO_PAIR = 'Artist Talk: Murals of the Eastside';

@@ -9,7 +9,7 @@ import { seedInputs } from './seed-events.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 // Each test signs a new member up and waits on live updates: generous on a busy machine.
 test.describe.configure({ timeout: 90_000 });
 

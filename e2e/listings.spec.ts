@@ -7,7 +7,7 @@ import { SEED } from './seed-events.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 test.describe.configure({ timeout: 60_000 });
 
 /** A signed-in browser page of a fresh member, and the member's API context. */

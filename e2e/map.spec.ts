@@ -3,7 +3,7 @@ import { hasChromium, NO_CHROMIUM, newUser } from './fixtures.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 
 /** A demo node (quests.demo.ts) of the first demo hunt, Eastside Explorer, worth 20 points. */
 const POND = { name: 'Laurelhurst Duck Pond', latitude: 45.5264, longitude: -122.6434, points: 20 };

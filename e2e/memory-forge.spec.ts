@@ -3,7 +3,7 @@ import { hasChromium, NO_CHROMIUM, signUpThroughUi } from './fixtures.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 
 test('a member forges a memory: missing fields, the result card, the gallery, and Preview AR', async ({ page }) => {
   await signUpThroughUi(page);

@@ -3,7 +3,7 @@ import { hasChromium, NO_CHROMIUM, newUser, signUpThroughUi } from './fixtures.t
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 // Community Buzz shows the 3 latest actions of everyone: this file's tests run one after another
 // so one test's saves do not push another's out of it.
 test.describe.configure({ mode: 'serial', timeout: 120_000 });

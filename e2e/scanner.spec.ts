@@ -5,7 +5,7 @@ import { hasChromium, NO_CHROMIUM, newUser } from './fixtures.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 // The first scan starts the OCR worker and reads the poster (a few seconds on a busy machine).
 test.describe.configure({ timeout: 120_000 });
 

@@ -4,7 +4,7 @@ import { ADMIN, hasChromium, NO_CHROMIUM, newUser, signInThroughUi, signUpThroug
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 // The main path signs up, checks out and signs in a second account: room for a busy machine.
 test.describe.configure({ timeout: 120_000 });
 

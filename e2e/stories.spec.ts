@@ -4,7 +4,7 @@ import { hasChromium, NO_CHROMIUM, signUpThroughUi } from './fixtures.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
-test.skip(!hasChromium, NO_CHROMIUM);
+test.skip(!hasChromium, NO_CHROMIUM); // Reason: Chromium is absent on this machine; CI installs it and fails the run without it.
 
 test('a member reads the demo stories, filters a category, shares a story through the dialog and likes it', async ({ page }) => {
   await signUpThroughUi(page);
