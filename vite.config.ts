@@ -12,6 +12,8 @@ export default defineConfig({
     outDir: process.env.WEB_DIR ? resolve(process.env.WEB_DIR) : '../../dist/web',
     emptyOutDir: true,
     sourcemap: false,
+    // .vite/manifest.json: scripts/bundle-budget.ts follows it to the landing page's chunks.
+    manifest: true,
     chunkSizeWarningLimit: 600,
   },
   server: {

@@ -1,7 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Toaster } from '../components/ui/toaster.tsx';
-import { TooltipProvider } from '../components/ui/tooltip.tsx';
 import { createQueryClient } from '../lib/api-client.ts';
 import { useThemeClass } from '../lib/theme.ts';
 
@@ -10,10 +9,8 @@ export function Providers({ children, client }: { children: ReactNode; client?: 
   useThemeClass();
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        {children}
-        <Toaster />
-      </TooltipProvider>
+      {children}
+      <Toaster />
     </QueryClientProvider>
   );
 }

@@ -5,10 +5,14 @@ import { AdminChatAuthGate, AdminRoleOnly } from '../features/assistant/assistan
 import { AuthGate } from '../features/auth/auth-gate.tsx';
 import { useAuth } from '../features/auth/auth.queries.ts';
 import { useInterfaceMode } from '../features/auth/interface-mode.ts';
-import { AppShell } from './layout/app-shell.tsx';
 
-// Every page is its own chunk, so the landing page does not load feature code.
-const LandingPage = lazy(() => import('../features/landing/landing-page.tsx'));
+// Every page is its own chunk, so the landing page does not load feature code; nor does it load
+// the signed-in shell (menus, dialogs, notifications, the realtime client and their schemas).
+const AppShell = lazy(() => import('./layout/app-shell.tsx'));
+const loadLanding = () => import('../features/landing/landing-page.tsx');
+const LandingPage = lazy(loadLanding);
+// At `/` the landing page is the likely first screen: fetch it while the sign-in check runs.
+if (typeof window !== 'undefined' && window.location.pathname === '/') loadLanding().catch(() => undefined);
 const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
 const SignupPage = lazy(() => import('../features/auth/signup-page.tsx'));
 const DiscoverPage = lazy(() => import('../features/discover/discover-page.tsx'));
@@ -210,12 +214,15 @@ export function AppRouter() {
           <Spinner label="Checking your sign-in" />
         ) : isAuthenticated ? (
           // One shell for every signed-in page: it is not remounted when the route changes, and a
-          // page still loading shows its spinner inside the page area, under the header.
-          <AppShell>
-            <Suspense fallback={<Spinner />}>
-              <Pages />
-            </Suspense>
-          </AppShell>
+          // page still loading shows its spinner inside the page area, under the header. The shell's
+          // own chunk loads only here, once someone is signed in.
+          <Suspense fallback={<Spinner />}>
+            <AppShell>
+              <Suspense fallback={<Spinner />}>
+                <Pages />
+              </Suspense>
+            </AppShell>
+          </Suspense>
         ) : (
           <Suspense fallback={<Spinner />}>
             <Pages />

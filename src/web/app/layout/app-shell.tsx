@@ -9,6 +9,7 @@ import { ProfileDialog } from '../../features/shell/profile-dialog.tsx';
 import { AdminOverlay } from '../../features/admin/admin-overlay.tsx';
 import { NotificationBell, NotificationCenter, receiveServerNotification } from '../../features/gaming/notifications.tsx';
 import { useRealtime } from '../../lib/use-realtime.ts';
+import { TooltipProvider } from '../../components/ui/tooltip.tsx';
 
 export interface NavLink {
   href: string;
@@ -278,5 +279,17 @@ export function AppShell({ children }: { children: ReactNode }) {
       <AdminOverlay open={adminOpen} onOpenChange={setAdminOpen} />
       <NotificationCenter />
     </div>
+  );
+}
+
+/**
+ * The shell as the router loads it, lazily once someone is signed in: with the tooltip timing
+ * every signed-in screen shares (so Radix Tooltip stays out of the landing page's bundle).
+ */
+export default function SignedInShell({ children }: { children: ReactNode }) {
+  return (
+    <TooltipProvider>
+      <AppShell>{children}</AppShell>
+    </TooltipProvider>
   );
 }
