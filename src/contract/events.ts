@@ -120,7 +120,8 @@ export const EventStats = z.object({
 export type EventStats = z.infer<typeof EventStats>;
 
 export const FacetCount = z.object({ value: z.string(), count: z.number().int() });
-export const EventFacets = z.object({ categories: z.array(FacetCount), sourceTypes: z.array(FacetCount), total: z.number().int() });
+/** `estimated`: the total or some counts are estimates (a broad filter past a thousand events), rounded to two figures. */
+export const EventFacets = z.object({ categories: z.array(FacetCount), sourceTypes: z.array(FacetCount), total: z.number().int(), estimated: z.boolean() });
 export type EventFacets = z.infer<typeof EventFacets>;
 
 export const FavoriteToggleResponse = z.object({ isFavorited: z.boolean() });

@@ -15,6 +15,12 @@ export interface EventFilter {
   includeEnded?: boolean;
   /** Every occurrence of a recurring event, not only the first the filter lets through. */
   allOccurrences?: boolean;
+  /**
+   * The longest listed event's duration, in ms: with `from`, events starting before
+   * `from - longestMs` cannot reach the window, so the start index is read from there (without it,
+   * a window next month reads every event that ends before it). Set by the repository.
+   */
+  longestMs?: number;
 }
 
 export type SortKey = 'relevance' | 'date' | 'distance' | 'popularity';
@@ -34,6 +40,26 @@ const eventEarth = sql`ll_to_earth(${events.lat}, ${events.lng})`;
  */
 export const BROAD_MATCHES = 10_000;
 export const RANK_CANDIDATES = 1000;
+
+/** Totals up to this many cards are counted exactly; past it, a filtered total is estimated. */
+export const EXACT_COUNT_LIMIT = 1000;
+
+export interface Total {
+  n: number;
+  /** True when `n` is the planner's estimate, rounded, not a count. */
+  estimated: boolean;
+}
+
+/** An estimate to two significant figures (12,345 -> 12,000), so it does not pass for a count. */
+export function roundEstimate(n: number): number {
+  if (n < 100) return Math.round(n);
+  const step = 10 ** (Math.floor(Math.log10(n)) - 1);
+  return Math.round(n / step) * step;
+}
+
+/** Whether a filter lists every upcoming event (no category, source, words, window or place). */
+const isUnfiltered = (f: EventFilter) =>
+  !f.categories?.length && !f.sourceTypes?.length && !f.search && !f.from && !f.to && !f.near?.radiusM && !f.statuses && !f.includeEnded && !f.allOccurrences;
 
 /** The sphere of earthdistance (`earth()`), in metres. */
 const EARTH_RADIUS_M = 6378168;
@@ -84,6 +110,7 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
     c.push(sql`(${events.search} @@ ${tsQuery(f.search)} or lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`})`);
   }
   if (f.from) c.push(gte(events.endDate, f.from));
+  if (f.from && f.longestMs !== undefined) c.push(gte(events.startDate, new Date(f.from.getTime() - f.longestMs)));
   if (f.to) c.push(lte(events.startDate, f.to));
   if (f.near?.radiusM) {
     c.push(...boundsOf(f.near.lat, f.near.lng, f.near.radiusM));
@@ -178,6 +205,25 @@ export function createEventsRepository(db: Db) {
     const result = (await db.execute(sql`select last_value::text || (case when is_called then '+' else '' end) as v from events_version_seq`)) as unknown as { rows: { v: string }[] };
     return result.rows[0]?.v ?? '';
   };
+  /** The longest listed event, kept per events version (one read of the listed rows' dates). */
+  const longest = (now: Date) =>
+    versionFor({ now }).then((v) =>
+      cached(`longest|${v}|${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}`, async () => {
+        const [row] = await db
+          .select({ ms: sql<number | null>`(extract(epoch from max(${events.endDate} - ${events.startDate})) * 1000)::float8` })
+          .from(events)
+          .where(and(...filterConditions({ now, allOccurrences: true })));
+        return Math.ceil(Number(row?.ms ?? 0)) + 1000;
+      }),
+    );
+  // A request's list, count and facets receive one filter object: the bound is read once for it.
+  const resolved = new WeakMap<EventFilter, Promise<EventFilter>>();
+  const withWindowBound = (f: EventFilter): Promise<EventFilter> => {
+    if (!f.from || f.longestMs !== undefined) return Promise.resolve(f);
+    let r = resolved.get(f);
+    if (!r) resolved.set(f, (r = longest(f.now).then((longestMs) => ({ ...f, longestMs }))));
+    return r;
+  };
   // One version read per request: its filter object (the same for its list, count and facets).
   const versions = new WeakMap<EventFilter, Promise<string>>();
   const versionFor = (f: EventFilter) => {
@@ -185,32 +231,87 @@ export function createEventsRepository(db: Db) {
     if (!v) versions.set(f, (v = readVersion()));
     return v;
   };
-  // A request's list and count receive the same filter object: the count runs once (or not at
-  // all, when cached), and the ranked list reads it (see BROAD_MATCHES).
-  const counts = new WeakMap<EventFilter, Promise<number>>();
-  const countOnce = (f: EventFilter) => {
-    let n = counts.get(f);
-    if (!n) {
-      n = versionFor(f).then((v) =>
-        cached(`count|${v}|${filterKey(f)}`, () =>
+  /**
+   * The listed cards (a series is one) and the rows of the default filter (every upcoming listed
+   * event), exactly: the unfiltered total, and the cards-per-row ratio estimates scale by. Two
+   * counts: folding the series test into one as a FILTER runs it as a subplan per row (7x slower).
+   */
+  const listedTotals = (now: Date) =>
+    versionFor({ now }).then((v) =>
+      cached(`listed|${v}|${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}`, async () => {
+        const count = (f: EventFilter) =>
           db
             .select({ n: sql<number>`count(*)::int` })
             .from(events)
             .where(and(...filterConditions(f)))
-            .then(([row]) => row?.n ?? 0),
-        ),
-      );
+            .then(([row]) => row?.n ?? 0);
+        const [rows, cards] = await Promise.all([count({ now, allOccurrences: true }), count({ now })]);
+        return { rows, cards };
+      }),
+    );
+  /** The planner's estimate of the rows a filter matches, every occurrence counted (no rows are read). */
+  const plannedRows = async (f: EventFilter, omit?: 'category' | 'sourceType'): Promise<number> => {
+    const conds = filterConditions({ ...f, allOccurrences: true }, omit);
+    const result = (await db.execute(sql`explain (format json) select 1 from ${events} where ${and(...conds)}`)) as unknown as { rows: Record<string, unknown>[] };
+    const cell = result.rows[0] ? Object.values(result.rows[0])[0] : undefined;
+    const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
+    return Math.max(0, Number(plan?.[0]?.Plan?.['Plan Rows'] ?? 0));
+  };
+  /** Cards estimated from planned rows, scaled by the listed cards per row and rounded to two figures. */
+  const toCards = async (rows: number, now: Date): Promise<number> => {
+    const totals = await listedTotals(now);
+    const perRow = totals.rows > 0 ? totals.cards / totals.rows : 1;
+    return roundEstimate(Math.min(rows * perRow, totals.cards));
+  };
+  /**
+   * A filter's total. The planner first says how many rows it expects (reading none): a small set
+   * (at most EXACT_COUNT_LIMIT) is counted exactly, bounded; the unfiltered list is counted exactly
+   * once per events version; any other broad filter gets the estimate, marked as such. An exact
+   * count of a broad filter reads every match and tests each for an earlier occurrence of its
+   * series: about 150 ms over 100,000 events, for a figure people read as "about".
+   */
+  const exactOrEstimate = async (f: EventFilter): Promise<Total> => {
+    const planned = await plannedRows(f);
+    if (planned <= EXACT_COUNT_LIMIT) {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(db.select({ one: sql`1` }).from(events).where(and(...filterConditions(f))).limit(EXACT_COUNT_LIMIT + 1).as('bounded'));
+      const n = row?.n ?? 0;
+      // The planner can be wrong; past the bound the estimate stands, never below the bound.
+      if (n <= EXACT_COUNT_LIMIT) return { n, estimated: false };
+      return { n: Math.max(EXACT_COUNT_LIMIT + 1, await toCards(planned, f.now)), estimated: true };
+    }
+    if (isUnfiltered(f)) return { n: (await listedTotals(f.now)).cards, estimated: false };
+    return { n: await toCards(planned, f.now), estimated: true };
+  };
+  // A request's list and count receive the same filter object: the count runs once (or not at
+  // all, when cached), and the ranked list reads it (see BROAD_MATCHES).
+  const counts = new WeakMap<EventFilter, Promise<Total>>();
+  const countOnce = (f: EventFilter) => {
+    let n = counts.get(f);
+    if (!n) {
+      n = versionFor(f).then((v) => cached(`count|${v}|${filterKey(f)}`, () => exactOrEstimate(f)));
       counts.set(f, n);
     }
     return n;
   };
 
+  /** The values of a facet among every listed event (kept per events version): what estimates are made for. */
+  const presentValues = (now: Date, by: 'category' | 'sourceType') =>
+    versionFor({ now }).then((v) =>
+      cached(`present:${by}|${v}|${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}`, async () => {
+        const col = by === 'category' ? events.category : events.sourceType;
+        const rows = await db.selectDistinct({ value: col }).from(events).where(and(...filterConditions({ now, allOccurrences: true })));
+        return rows.map((r) => r.value);
+      }),
+    );
   return {
-    async list(f: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null): Promise<SummaryRow[]> {
+    async list(original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null): Promise<SummaryRow[]> {
+      const f = await withWindowBound(original);
       const conds = filterConditions(f);
       const order: SQL[] = [];
       if (sort === 'relevance' && f.search) {
-        const broad = (await countOnce(f)) > BROAD_MATCHES;
+        const broad = (await countOnce(f)).n > BROAD_MATCHES;
         const matches = db.select({ ...eventColumns, search: events.search }).from(events).where(and(...conds)).$dynamic();
         // The subquery keeps the table's name, so the columns and expressions below read its rows;
         // without a limit it is flattened into a plain query on the table.
@@ -251,31 +352,48 @@ export function createEventsRepository(db: Db) {
         order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`));
       }
       order.push(asc(events.startDate), asc(events.id));
+      // The page's ids first, then its columns: PostgreSQL computes a query's output columns (the
+      // image, later dates and favourite subqueries among them) for every row an OFFSET skips too.
+      const ids = db.select({ pageId: sql<string>`${events.id}`.as('page_id') }).from(events).where(and(...conds)).orderBy(...order).limit(page.limit).offset(page.offset).as('page');
       const rows = await db
         .select(summaryColumns(userId, f.near, f))
         .from(events)
-        .where(and(...conds))
-        .orderBy(...order)
-        .limit(page.limit)
-        .offset(page.offset);
+        .innerJoin(ids, eq(events.id, ids.pageId))
+        .orderBy(...order);
       return rows as SummaryRow[];
     },
 
-    async count(f: EventFilter): Promise<number> {
-      return countOnce(f);
+    /** The filter's total: exact for a small set (and for the unfiltered list), else estimated. */
+    async count(f: EventFilter): Promise<Total> {
+      return countOnce(await withWindowBound(f));
     },
 
-    async facet(f: EventFilter, by: 'category' | 'sourceType'): Promise<{ value: string; count: number }[]> {
+    /**
+     * Cards per value of a facet, its own filter left out. Exact when the planner expects at most
+     * EXACT_COUNT_LIMIT rows; past it, each value present among the listed events is estimated
+     * (as `count` estimates), which reads no rows.
+     */
+    async facet(original: EventFilter, by: 'category' | 'sourceType'): Promise<{ values: { value: string; count: number }[]; estimated: boolean }> {
       const col = by === 'category' ? events.category : events.sourceType;
+      const f = await withWindowBound(original);
       const v = await versionFor(f);
-      return cached(`facet:${by}|${v}|${filterKey(f)}`, () =>
-        db
-          .select({ value: col, count: sql<number>`count(*)::int` })
-          .from(events)
-          .where(and(...filterConditions(f, by)))
-          .groupBy(col)
-          .orderBy(desc(sql`count(*)`), asc(col)),
-      );
+      return cached(`facet:${by}|${v}|${filterKey(f)}`, async () => {
+        if ((await plannedRows(f, by)) <= EXACT_COUNT_LIMIT) {
+          const values = await db
+            .select({ value: col, count: sql<number>`count(*)::int` })
+            .from(events)
+            .where(and(...filterConditions(f, by)))
+            .groupBy(col)
+            .orderBy(desc(sql`count(*)`), asc(col));
+          return { values, estimated: false };
+        }
+        const present = await presentValues(f.now, by);
+        const estimates = await Promise.all(
+          present.map(async (value) => ({ value, count: await toCards(await plannedRows({ ...f, ...(by === 'category' ? { categories: [value] } : { sourceTypes: [value] }) }), f.now) })),
+        );
+        const values = estimates.filter((x) => x.count > 0).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+        return { values, estimated: true };
+      });
     },
 
     /** The events version now, for caching aggregates that take no filter (stats). */

@@ -163,6 +163,7 @@ describe('GET /api/events/facets', () => {
         { value: 'municipal', count: 1 },
       ],
       total: 2,
+      estimated: false,
     });
   });
 });

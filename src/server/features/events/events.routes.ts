@@ -44,8 +44,10 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
   const { events } = deps;
 
   r.get('/api/events', { schema: { querystring: EventListQuery, response: { 200: z.array(EventSummary) } }, config: { access: 'public' } }, async (req, reply) => {
-    const { items, total } = await events.list(req.query, viewerOf(req.user));
+    const { items, total, estimated } = await events.list(req.query, viewerOf(req.user));
     reply.header('x-total-count', String(total));
+    // Past EXACT_COUNT_LIMIT a filtered total is estimated (rounded to two figures) and says so.
+    if (estimated) reply.header('x-total-count-estimated', 'true');
     return items;
   });
 

@@ -44,20 +44,22 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
   }
 
   return {
-    /** One page of approved events that have not ended, and the total count of the filter. */
-    async list(q: EventListQuery, viewer: Viewer | null): Promise<{ items: EventSummary[]; total: number }> {
+    /** One page of approved events that have not ended, and the filter's total (exact, or estimated past EXACT_COUNT_LIMIT). */
+    async list(q: EventListQuery, viewer: Viewer | null): Promise<{ items: EventSummary[]; total: number; estimated: boolean }> {
       const f = toFilter(q);
       const [rows, total] = await Promise.all([
         repo.list(f, q.sortBy ?? 'relevance', { limit: q.limit, offset: q.offset }, viewer?.id ?? null),
         repo.count(f),
       ]);
-      return { items: rows.map(summary), total };
+      // The last page tells the total exactly, whatever the count said.
+      if (total.estimated && rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { items: rows.map(summary), total: q.offset + rows.length, estimated: false };
+      return { items: rows.map(summary), total: total.n, estimated: total.estimated };
     },
 
     async facets(q: EventListQuery): Promise<EventFacets> {
       const f = toFilter(q);
       const [categories, sourceTypes, total] = await Promise.all([repo.facet(f, 'category'), repo.facet(f, 'sourceType'), repo.count(f)]);
-      return { categories, sourceTypes, total };
+      return { categories: categories.values, sourceTypes: sourceTypes.values, total: total.n, estimated: total.estimated || categories.estimated || sourceTypes.estimated };
     },
 
     /** One event; a record merged into another answers as that event (a saved link keeps working). */
@@ -81,7 +83,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const day = zonedDayBounds(now, city.timeZone);
       const f = { now };
       const version = await repo.version();
-      const [totalEvents, todayEvents, activeSources, covered] = await Promise.all([
+      const [total, todayEvents, activeSources, covered] = await Promise.all([
         repo.count(f),
         repo.cachedAggregate(version, `today:${day.start.toISOString()}`, now, () => repo.countStartingBetween(day.start, day.end)),
         repo.cachedAggregate(version, 'activeSources', now, () => repo.countActiveSources(now)),
@@ -90,7 +92,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const names = new Set(covered);
       const hit = city.neighbourhoods.filter((n) => names.has(n.name.toLowerCase())).length;
       const coverage = Math.round((hit / city.neighbourhoods.length) * 1000) / 10;
-      return { totalEvents, todayEvents, activeSources, coverage };
+      // The unfiltered total is always exact (see EventsRepository.count).
+      return { totalEvents: total.n, todayEvents, activeSources, coverage };
     },
 
     async favorites(viewer: Viewer): Promise<EventSummary[]> {

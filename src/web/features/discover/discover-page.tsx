@@ -40,7 +40,7 @@ function ViewToggle({ view, onChange }: { view: ViewMode; onChange: (v: ViewMode
   );
 }
 
-function FiltersSheet({ open, onOpenChange, children, total }: { open: boolean; onOpenChange: (o: boolean) => void; children: ReactNode; total: number | undefined }) {
+function FiltersSheet({ open, onOpenChange, children, total, totalText }: { open: boolean; onOpenChange: (o: boolean) => void; children: ReactNode; total: number | undefined; totalText: string | undefined }) {
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -57,7 +57,7 @@ function FiltersSheet({ open, onOpenChange, children, total }: { open: boolean; 
           <div className="flex-1 overflow-y-auto p-3">{children}</div>
           <div className="flex gap-2 border-t border-border bg-card p-3">
             <DialogPrimitive.Close className={buttonClass('primary', 'flex-1')}>
-              {total === undefined ? 'Show events' : `Show ${total.toLocaleString('en-US')} ${total === 1 ? 'event' : 'events'}`}
+              {total === undefined ? 'Show events' : `Show ${totalText} ${total === 1 ? 'event' : 'events'}`}
             </DialogPrimitive.Close>
           </div>
         </DialogPrimitive.Content>
@@ -144,6 +144,8 @@ export default function DiscoverPage() {
 
   const events = useMemo(() => list.data?.pages.flatMap((p) => p.events) ?? [], [list.data]);
   const total = nothingSelected ? 0 : list.data?.pages[0]?.total;
+  // "about 12,000" when the server estimated a broad filter's total.
+  const totalText = total === undefined ? undefined : `${list.data?.pages[0]?.estimated && !nothingSelected ? 'about ' : ''}${total.toLocaleString('en-US')}`;
   const initialLoading = !nothingSelected && list.isPending;
   // New filters: the previous results stay (dimmed) until the new ones arrive. Background refreshes do not dim.
   const updating = list.isPlaceholderData;
@@ -228,7 +230,7 @@ export default function DiscoverPage() {
             <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
               <div className="flex flex-wrap items-baseline gap-x-2">
                 <h2 id="all-events-heading" aria-describedby="all-events-note" className="text-xl font-bold">
-                  All Events{total !== undefined ? ` (${total.toLocaleString('en-US')})` : ''}
+                  All Events{totalText !== undefined ? ` (${totalText})` : ''}
                 </h2>
                 {/* The total counts listings: a recurring series is one card, so it counts once. */}
                 <p id="all-events-note" className="text-xs text-muted-foreground">
@@ -242,7 +244,7 @@ export default function DiscoverPage() {
               )}
             </div>
             <p className="sr-only" aria-live="polite">
-              {total === undefined ? '' : `${total} ${total === 1 ? 'event' : 'events'} found`}
+              {total === undefined ? '' : `${totalText} ${total === 1 ? 'event' : 'events'} found`}
             </p>
 
             {initialLoading ? (
@@ -281,7 +283,7 @@ export default function DiscoverPage() {
         </div>
       </div>
 
-      <FiltersSheet open={sheetOpen} onOpenChange={setSheetOpen} total={total}>
+      <FiltersSheet open={sheetOpen} onOpenChange={setSheetOpen} total={total} totalText={totalText}>
         {panel}
       </FiltersSheet>
       {qrOpen && (

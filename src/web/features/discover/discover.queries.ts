@@ -13,6 +13,8 @@ export interface EventPage {
   events: EventSummary[];
   /** X-Total-Count: every event matching the filters. */
   total: number;
+  /** X-Total-Count-Estimated: past a thousand events a filtered total is an estimate, rounded. */
+  estimated: boolean;
 }
 
 /** One page of GET /api/events; the total comes from the X-Total-Count header. */
@@ -24,7 +26,8 @@ export async function fetchEventPage(query: string, offset: number, signal?: Abo
   await throwIfResNotOk(res);
   const events = (await res.json()) as EventSummary[];
   const header = Number(res.headers.get('X-Total-Count'));
-  return { events, total: Number.isFinite(header) && res.headers.has('X-Total-Count') ? header : offset + events.length };
+  const estimated = res.headers.get('X-Total-Count-Estimated') === 'true';
+  return { events, total: Number.isFinite(header) && res.headers.has('X-Total-Count') ? header : offset + events.length, estimated };
 }
 
 /** The Discover list, page by page; the key is the URL and its query string. */
@@ -35,6 +38,8 @@ export function useEventList(query: string, enabled = true) {
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.events.length, 0);
+      // An estimated total may be short or long: a full page means there may be more.
+      if (last.estimated) return last.events.length === PAGE_SIZE ? loaded : undefined;
       return last.events.length > 0 && loaded < last.total ? loaded : undefined;
     },
     placeholderData: keepPreviousData,

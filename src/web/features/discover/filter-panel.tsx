@@ -59,13 +59,19 @@ function SkeletonRows({ count }: { count: number }) {
   );
 }
 
-function Count({ value, loading }: { value: number | undefined; loading: boolean }) {
+/** A facet count; past a thousand events the server estimates it, and it reads "≈1,200" ("about 1,200"). */
+function Count({ value, loading, estimated = false }: { value: number | undefined; loading: boolean; estimated?: boolean }) {
   if (loading && value === undefined) return <span className="ml-auto h-4 w-6 animate-pulse rounded bg-muted" aria-hidden />;
-  return <span className="ml-auto rounded-full bg-muted px-2 text-xs tabular-nums text-muted-foreground">{value ?? 0}</span>;
+  const n = (value ?? 0).toLocaleString('en-US');
+  return (
+    <span className="ml-auto rounded-full bg-muted px-2 text-xs tabular-nums text-muted-foreground" title={estimated ? `about ${n}` : undefined}>
+      {estimated ? `≈${n}` : n}
+    </span>
+  );
 }
 
 /** While the city's source types load: none known yet (the selected ones still show). */
-const NO_FACETS: EventFacets = { categories: [], sourceTypes: [], total: 0 };
+const NO_FACETS: EventFacets = { categories: [], sourceTypes: [], total: 0, estimated: false };
 
 const boxRow = 'flex min-h-11 cursor-pointer items-center gap-3 rounded-md px-2 text-sm hover:bg-muted';
 const legend = 'mb-1 text-sm font-semibold';
@@ -126,7 +132,7 @@ export function FilterPanel({
               />
               <span className="h-2.5 w-2.5 rounded-full" style={{ backgroundColor: categoryStyle(c).color }} aria-hidden />
               <span>{c}</span>
-              <Count value={categoryCounts.get(c)} loading={facetsLoading} />
+              <Count value={categoryCounts.get(c)} loading={facetsLoading} estimated={facets?.estimated} />
             </label>
           );
         })}
@@ -147,7 +153,7 @@ export function FilterPanel({
                 onChange={(e) => api.setSourceTypes(toggleSourceType(filters.sourceTypes, sources, s, e.target.checked))}
               />
               <span>{s}</span>
-              <Count value={sourceCounts.get(s)} loading={facetsLoading} />
+              <Count value={sourceCounts.get(s)} loading={facetsLoading} estimated={facets?.estimated} />
             </label>
           );
         })}

@@ -70,7 +70,7 @@ describe('query parameters', () => {
 });
 
 describe('source-type boxes', () => {
-  const facets = { categories: [], sourceTypes: [{ value: 'meetup', count: 3 }, { value: 'ical', count: 2 }, { value: 'facebook', count: 0 }], total: 5 };
+  const facets = { categories: [], sourceTypes: [{ value: 'meetup', count: 3 }, { value: 'ical', count: 2 }, { value: 'facebook', count: 0 }], total: 5, estimated: false };
   it('list only the kinds this city has events from, the spec order first', () => {
     expect(sourceTypeOptions(facets, null)).toEqual(['meetup', 'ical']);
     expect(sourceTypeOptions({ ...facets, sourceTypes: [...facets.sourceTypes, { value: 'eventbrite', count: 1 }] }, null)).toEqual(['meetup', 'eventbrite', 'ical']);

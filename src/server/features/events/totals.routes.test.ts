@@ -1,0 +1,97 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
+import { buildEvent } from '../../test/factories.ts';
+import { EXACT_COUNT_LIMIT, roundEstimate } from './events.repository.ts';
+
+// Totals at city scale: exact for small sets and the whole list, estimated (and marked) for a
+// broad filter, exact again on the last page; a date window still finds a long festival.
+
+let t: TestApp;
+const NOW = new Date('2026-11-22T20:00:00Z');
+const DAY = 24 * 3600 * 1000;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+beforeEach(async () => {
+  t.clock.set(NOW);
+  await t.database.db.execute(sql`truncate events, favorites cascade`);
+});
+
+const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+/** `n` distinct upcoming approved events (one-offs at their own venues) of a category, in one statement. */
+async function many(n: number, category: string, from = 0) {
+  await t.database.db.execute(sql`
+    insert into events (title, description, category, source_type, start_date, end_date, time_zone, venue_name, status)
+    select ${category} || ' night ' || i, 'A generated test event.', ${category}, 'ical',
+      ${NOW.toISOString()}::timestamptz + (i * interval '37 minutes'), ${NOW.toISOString()}::timestamptz + (i * interval '37 minutes') + interval '2 hours',
+      'America/Los_Angeles', 'Hall ' || i, 'approved'
+    from generate_series(${from + 1}::int, ${from + n}::int) as i`);
+  // The planner's estimates read the statistics, which a server's autovacuum keeps (PGlite has none).
+  await t.database.db.execute(sql`analyze events`);
+}
+
+describe('roundEstimate', () => {
+  it('keeps two significant figures', () => {
+    expect([roundEstimate(37), roundEstimate(1234), roundEstimate(1250), roundEstimate(87_988), roundEstimate(100_000)]).toEqual([37, 1200, 1300, 88_000, 100_000]);
+  });
+});
+
+describe('list totals', () => {
+  it('counts the whole list exactly however large, and says nothing is estimated', async () => {
+    await many(EXACT_COUNT_LIMIT + 234, 'Music');
+    const res = await get('/api/events?limit=24');
+    expect(res.headers['x-total-count']).toBe(String(EXACT_COUNT_LIMIT + 234));
+    expect(res.headers['x-total-count-estimated']).toBeUndefined();
+    expect((await get('/api/events/stats')).json().totalEvents).toBe(EXACT_COUNT_LIMIT + 234);
+  });
+
+  it('counts a small filtered set exactly', async () => {
+    await many(EXACT_COUNT_LIMIT + 100, 'Music');
+    await many(57, 'Food', EXACT_COUNT_LIMIT + 100);
+    const res = await get('/api/events?category=Food&limit=24');
+    expect(res.headers['x-total-count']).toBe('57');
+    expect(res.headers['x-total-count-estimated']).toBeUndefined();
+  });
+
+  it('estimates a broad filtered set, rounded and marked, and is exact again on its last page', async () => {
+    await many(1300, 'Music');
+    await many(40, 'Food', 1300);
+    const first = await get('/api/events?category=Music&limit=24');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-total-count-estimated']).toBe('true');
+    const estimate = Number(first.headers['x-total-count']);
+    expect(estimate).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(estimate).toBeLessThanOrEqual(1340);
+    expect(roundEstimate(estimate)).toBe(estimate);
+    // Every event stays reachable: paging past the estimate's rounding still lists all 1,300.
+    const last = await get('/api/events?category=Music&limit=24&offset=1290');
+    expect((last.json() as unknown[]).length).toBe(10);
+    expect(last.headers['x-total-count']).toBe('1300');
+    expect(last.headers['x-total-count-estimated']).toBeUndefined();
+  });
+
+  it('marks estimated facet counts, and gives exact ones for a small search', async () => {
+    await many(1300, 'Music');
+    await many(20, 'Food', 1300);
+    const broad = (await get('/api/events/facets?search=night')).json() as { estimated: boolean; total: number; categories: { value: string; count: number }[] };
+    expect(broad.estimated).toBe(true);
+    expect(broad.categories.map((c) => c.value)).toContain('Music');
+    const small = (await get('/api/events/facets?search=food')).json() as { estimated: boolean; total: number };
+    expect(small).toMatchObject({ estimated: false, total: 20 });
+  });
+});
+
+describe('date windows', () => {
+  it('still list an event that began long before the window and lasts into it', async () => {
+    await buildEvent(t.database.db, { title: 'Ten-day lantern festival', startDate: new Date(NOW.getTime() - 5 * DAY), endDate: new Date(NOW.getTime() + 5 * DAY), status: 'approved' });
+    await many(30, 'Music');
+    const from = new Date(NOW.getTime() + 2 * DAY).toISOString();
+    const to = new Date(NOW.getTime() + 3 * DAY).toISOString();
+    const res = await get(`/api/events?startDate=${from}&endDate=${to}&sortBy=date&limit=24`);
+    expect((res.json() as { title: string }[]).map((e) => e.title)).toContain('Ten-day lantern festival');
+  });
+});
