@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { UserRow } from '../users/users.table.ts';
@@ -38,12 +38,27 @@ export interface EventsRoutesDeps {
   cityName: string;
 }
 
+/**
+ * HTTP revalidation for what anonymous readers share (lists, facets, stats): the answer carries a
+ * weak ETag of the events version and clock bucket, and a request that already holds it gets 304
+ * without a query run. Signed-in lists differ per person (their hearts) and are not tagged.
+ */
+async function notModified(req: FastifyRequest, reply: FastifyReply, events: EventsService): Promise<boolean> {
+  if (req.user) return false;
+  const tag = await events.listingTag();
+  reply.header('etag', tag).header('cache-control', 'no-cache');
+  if (req.headers['if-none-match'] !== tag) return false;
+  void reply.code(304).send();
+  return true;
+}
+
 /** Reading events (public), favourites and calendars (signed in), and hand-entered events (admins). */
 export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { events } = deps;
 
   r.get('/api/events', { schema: { querystring: EventListQuery, response: { 200: z.array(EventSummary) } }, config: { access: 'public' } }, async (req, reply) => {
+    if (await notModified(req, reply, events)) return reply;
     const { items, total, estimated } = await events.list(req.query, viewerOf(req.user));
     reply.header('x-total-count', String(total));
     // Past EXACT_COUNT_LIMIT a filtered total is estimated (rounded to two figures) and says so.
@@ -51,9 +66,15 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
     return items;
   });
 
-  r.get('/api/events/facets', { schema: { querystring: EventListQuery, response: { 200: EventFacets } }, config: { access: 'public' } }, async (req) => events.facets(req.query));
+  r.get('/api/events/facets', { schema: { querystring: EventListQuery, response: { 200: EventFacets } }, config: { access: 'public' } }, async (req, reply) => {
+    if (await notModified(req, reply, events)) return reply;
+    return events.facets(req.query);
+  });
 
-  r.get('/api/events/stats', { schema: { response: { 200: EventStats } }, config: { access: 'public' } }, async () => events.stats());
+  r.get('/api/events/stats', { schema: { response: { 200: EventStats } }, config: { access: 'public' } }, async (req, reply) => {
+    if (await notModified(req, reply, events)) return reply;
+    return events.stats();
+  });
 
   r.get('/api/events/:id', { schema: { params: IdParams, response: { 200: EventDetail } }, config: { access: 'public' } }, async (req) => events.get(eventId(req.params.id), viewerOf(req.user)));
 

@@ -10,7 +10,7 @@ import { htmlToText } from '../../lib/text.ts';
 import { announceAward, payAward } from '../gaming/awards.ts';
 import { RULES } from '../gaming/rules.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
+import { AGGREGATE_BUCKET_MS, createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
 import { metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
 
 export const FAVORITE_DISCOVERY_POINTS = RULES.discovered.points;
@@ -60,6 +60,14 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const f = toFilter(q);
       const [categories, sourceTypes, total] = await Promise.all([repo.facet(f, 'category'), repo.facet(f, 'sourceType'), repo.count(f)]);
       return { categories: categories.values, sourceTypes: sourceTypes.values, total: total.n, estimated: total.estimated || categories.estimated || sourceTypes.estimated };
+    },
+
+    /**
+     * What every public list, facet and stats answer depends on besides its URL: the events version
+     * and the clock's bucket (events that end leave the lists). A weak ETag for anonymous readers.
+     */
+    async listingTag(): Promise<string> {
+      return `W/"ev-${await repo.version()}-${Math.floor(clock.now().getTime() / AGGREGATE_BUCKET_MS)}"`;
     },
 
     /** One event; a record merged into another answers as that event (a saved link keeps working). */

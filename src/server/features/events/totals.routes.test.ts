@@ -95,3 +95,34 @@ describe('date windows', () => {
     expect((res.json() as { title: string }[]).map((e) => e.title)).toContain('Ten-day lantern festival');
   });
 });
+
+describe('revalidation of anonymous lists', () => {
+  it('answers 304 to a reader holding the current ETag, and 200 with a new one once events change', async () => {
+    await many(5, 'Music');
+    for (const url of ['/api/events?limit=24', '/api/events/facets?search=night', '/api/events/stats']) {
+      const first = await get(url);
+      expect(first.statusCode).toBe(200);
+      const tag = first.headers.etag as string;
+      expect(tag).toMatch(/^W\/"ev-/);
+      const again = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': tag } });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      const other = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': 'W/"ev-0-0"' } });
+      expect(other.statusCode).toBe(200);
+    }
+    const tag = (await get('/api/events?limit=24')).headers.etag as string;
+    await many(1, 'Food', 5);
+    const changed = await t.app.inject({ method: 'GET', url: '/api/events?limit=24', headers: { 'if-none-match': tag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(tag);
+    expect(changed.headers['x-total-count']).toBe('6');
+  });
+
+  it('moves the tag with the clock (events that end leave the list)', async () => {
+    await many(3, 'Music');
+    const tag = (await get('/api/events')).headers.etag as string;
+    t.clock.set(new Date(NOW.getTime() + 60_000));
+    const later = await t.app.inject({ method: 'GET', url: '/api/events', headers: { 'if-none-match': tag } });
+    expect(later.statusCode).toBe(200);
+  });
+});
