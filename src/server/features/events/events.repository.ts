@@ -96,8 +96,14 @@ function metresFrom(lat: number, lng: number): SQL {
 /** Every column but the tsvector, the widest value of a row, which no reader needs. */
 const { search: _search, ...eventColumns } = getTableColumns(events);
 
-/** Every condition of a filter; `omit` leaves one out (facet counts ignore their own filter). */
-export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType'): SQL[] {
+/**
+ * Every condition of a filter; `omit` leaves one out (facet counts ignore their own filter).
+ * `series`: how a row is tested for an earlier occurrence of its series. 'probe' (per request)
+ * looks each row up in the series index: a page or a bounded count tests few rows, and without it
+ * the planner may hash the whole upcoming table for a broad search. 'join' lets the planner join
+ * (hashing every upcoming row once): what a count of the whole listing wants.
+ */
+export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType', series: 'probe' | 'join' = 'probe'): SQL[] {
   const c: SQL[] = [];
   c.push(inArray(events.status, f.statuses ?? ['approved']));
   if (!f.includeEnded) c.push(gt(events.endDate, f.now));
@@ -117,7 +123,9 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
     c.push(sql`${metresFrom(f.near.lat, f.near.lng)} <= ${f.near.radiusM}::float8`);
   }
   // A recurring event is one card: its first occurrence that the filter lets through.
-  if (!f.allOccurrences) c.push(sql`not exists (${otherOccurrences(f, 'earlier')})`);
+  // OFFSET 0 keeps the sub-select a per-row lookup: PostgreSQL does not turn an EXISTS with an
+  // OFFSET into an anti-join (it drops a LIMIT and would).
+  if (!f.allOccurrences) c.push(series === 'probe' ? sql`not exists (${otherOccurrences(f, 'earlier')} offset 0)` : sql`not exists (${otherOccurrences(f, 'earlier')})`);
   return c;
 }
 
@@ -243,7 +251,7 @@ export function createEventsRepository(db: Db) {
           db
             .select({ n: sql<number>`count(*)::int` })
             .from(events)
-            .where(and(...filterConditions(f)))
+            .where(and(...filterConditions(f, undefined, 'join')))
             .then(([row]) => row?.n ?? 0);
         const [rows, cards] = await Promise.all([count({ now, allOccurrences: true }), count({ now })]);
         return { rows, cards };
