@@ -154,8 +154,9 @@ export const events = pgTable(
     index('events_earth_idx').using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`),
     index('events_venue_idx').on(t.venueId),
     index('events_start_idx').on(t.startDate),
-    // A series' other occurrences: is there an earlier one, how many more, which dates.
-    index('events_series_idx').on(t.seriesKey, t.startDate).where(sql`${t.goneAt} is null`),
+    // A series' other occurrences: is there an earlier one, how many more, which dates. Status,
+    // end and id ride along so the per-row "earlier occurrence?" test is an index-only lookup.
+    index('events_series_idx').on(t.seriesKey, t.startDate, t.id, t.status, t.endDate).where(sql`${t.goneAt} is null`),
     index('events_image_pending_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null and ${t.imageId} is null`),
     index('events_merged_into_idx').on(t.mergedInto).where(sql`${t.mergedInto} is not null`),
   ],
