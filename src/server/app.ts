@@ -11,6 +11,7 @@ import type { CityConfig } from '../contract/city.ts';
 import { PublicConfig } from '../contract/city.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Database } from './db/client.ts';
+import { createStatisticsKeeper } from './db/statistics.ts';
 import type { Env } from './env.ts';
 import { createAuthRepository } from './features/auth/auth.repository.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -185,6 +186,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const llm = aiMonitor.wrapLlm('classification', createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL }));
   const duplicates = createDuplicatesService({ db: database.db, clock, bus, unit: city.distanceUnit });
   const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus, llm, log: app.log, mergeThreshold: (db) => duplicates.mergeThreshold(createDuplicatesRepository(db)) });
+  // The embedded database has no autovacuum: its planner statistics are kept here (see statistics.ts).
+  const statistics = createStatisticsKeeper(database);
+  await statistics.now();
+  bus.subscribe('event_update', () => statistics.changed());
+  app.addHook('onClose', async () => statistics.stop());
   const scheduler = deps.scheduler ? createScheduler({ database, sources: sourcesRepo, ingestion, log: app.log, ...deps.scheduler }) : null;
   app.decorate('scheduler', scheduler);
   app.decorate('ingest', { service: ingestion, sources: sourcesRepo });
