@@ -15,15 +15,18 @@ describe('createStatisticsKeeper', () => {
   it('analyses the embedded database once after a burst of changes', async () => {
     vi.useFakeTimers();
     const { execute, db } = fakeDb();
-    const keeper = createStatisticsKeeper({ kind: 'pglite', db }, 2000);
+    const keeper = createStatisticsKeeper({ kind: 'pglite', db }, 2000, 30_000);
     keeper.changed();
     keeper.changed();
     keeper.changed();
     expect(execute).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(2000);
     expect(execute).toHaveBeenCalledTimes(1);
+    // The next change waits out the minimum interval.
     keeper.changed();
     await vi.advanceTimersByTimeAsync(2000);
+    expect(execute).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(28_000);
     expect(execute).toHaveBeenCalledTimes(2);
   });
 
