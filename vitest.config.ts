@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts'],
           globalSetup: ['src/server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -29,7 +29,7 @@ import type { SafeFetch } from './features/ingestion/ingestion.types.ts';
 import { createDuplicatesRepository } from './features/ingestion/duplicates.repository.ts';
 import { duplicatesRoutes } from './features/ingestion/duplicates.routes.ts';
 import { createDuplicatesService } from './features/ingestion/duplicates.service.ts';
-import { createScheduler, type Scheduler } from './features/ingestion/scheduler.ts';
+import { createScheduler, createSchedulerClient, type Scheduler } from './features/ingestion/scheduler.ts';
 import { createSourcesRepository, type SourcesRepository } from './features/ingestion/sources.repository.ts';
 import { sourcesRoutes } from './features/ingestion/sources.routes.ts';
 import { createSourcesService } from './features/ingestion/sources.service.ts';
@@ -88,6 +88,8 @@ export interface AppDeps {
   fetch?: SafeFetch;
   /** Run sources on their intervals (npm start); tests leave it off or shorten the minute. */
   scheduler?: false | { unitSeconds?: number; pollingIntervalSeconds?: number };
+  /** Without a scheduler here, on PostgreSQL: queue sources' runs for the instance that runs them. */
+  queueClient?: boolean;
   /** The flyer scanner's OCR; defaults to the tesseract pool, whose workers start on the first scan. */
   ocr?: OcrReader;
 }
@@ -195,7 +197,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('scheduler', scheduler);
   app.decorate('ingest', { service: ingestion, sources: sourcesRepo });
   if (scheduler) app.addHook('onClose', async () => scheduler.stop());
-  await app.register(sourcesRoutes, { sources: createSourcesService({ sources: sourcesRepo, ingestion, scheduler }), ingestion });
+  // Another instance runs the queue (a cluster's other workers): sources edited here are queued there.
+  const queue = scheduler ?? (deps.queueClient && database.url ? createSchedulerClient({ url: database.url, log: app.log }) : null);
+  if (queue && !scheduler) app.addHook('onClose', async () => queue.stop());
+  await app.register(sourcesRoutes, { sources: createSourcesService({ sources: sourcesRepo, ingestion, scheduler: queue }), ingestion });
   await app.register(duplicatesRoutes, { duplicates });
   const images = createImagesService({ db: database.db, clock, fetch, isDemoUrl: isDemoImageUrl, log: app.log });
   app.decorate('images', createImageJob({ images, bus, log: app.log }));

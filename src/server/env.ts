@@ -38,6 +38,8 @@ export const EnvSchema = z
     SEED_DEMO: bool.default(true),
     ALLOW_PRIVATE_SOURCES: bool.default(false),
     RUN_SCHEDULER: bool.default(true),
+    /** Worker processes `npm start` runs on PostgreSQL (default: every core in production, else 1); the embedded database allows one. */
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     CITY_CONFIG: z.string().min(1).optional(),
     /** OpenAI-compatible endpoint (its URL up to /chat/completions); unset, AI features use only the built-in engines. */
     LLM_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),

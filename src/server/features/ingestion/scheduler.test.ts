@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock.ts';
 import { openDatabase, type Database } from '../../db/client.ts';
-import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
+import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
 import { openTestDatabase } from '../../test/test-db.ts';
 import { queryRows } from '../../test/factories.ts';
 import { nextDelayMinutes } from './scheduler.ts';
@@ -64,5 +64,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('scheduling on PostgreSQL (needs
     // The event was created once, however many runs saw it.
     const [count] = await queryRows<{ n: number }>(shared.db, sql`select count(*)::int as n from events`);
     expect(count!.n).toBe(1);
+  }, 60_000);
+
+  it('runs a source added through an instance that does not run the queue (a cluster follower)', async () => {
+    const shared = await openTestDatabase();
+    const second = await openDatabase({ url: shared.url!, poolSize: 3 });
+    opened.dbs.push(shared, second);
+    const leader = await buildTestApp({ database: shared, scheduler: { unitSeconds: 1, pollingIntervalSeconds: 0.5 }, clock: systemClock });
+    const follower = await buildTestApp({ database: second, scheduler: false, queueClient: true, clock: systemClock });
+    opened.apps.push(leader, follower);
+    await leader.app.scheduler!.start();
+    const { cookie } = await signupUser(follower.app); // the first account is the admin
+    const res = await follower.app.inject({ method: 'POST', url: '/api/admin/sources', headers: { cookie, origin: TEST_ORIGIN }, payload: { ...SOURCE, intervalMinutes: 15 } });
+    expect(res.statusCode).toBe(201);
+    const id = (res.json() as { id: string }).id;
+    let runs: { status: string }[] = [];
+    for (let i = 0; i < 40 && runs.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      runs = await queryRows<{ status: string }>(shared.db, sql`select status from source_runs where source_id = ${id}`);
+    }
+    await leader.app.scheduler!.stop();
+    expect(runs.map((r) => r.status)).toEqual(['success']);
   }, 60_000);
 });

@@ -79,3 +79,39 @@ export function createScheduler(deps: {
     },
   };
 }
+
+/**
+ * What a worker that does not run the queue (one of a cluster's others, RUN_SCHEDULER=false) uses
+ * to queue a source's next run: it sends to the same pg-boss queue on PostgreSQL and works
+ * nothing, so a source added or re-enabled through any worker is run by the scheduling one.
+ * Connects on first use.
+ */
+export function createSchedulerClient(deps: { url: string; unitSeconds?: number; log: { error: (o: object, m: string) => void } }): Pick<Scheduler, 'ensure' | 'stop'> {
+  const unit = deps.unitSeconds ?? 60;
+  let started: Promise<PgBoss> | null = null;
+  const boss = () => {
+    if (!started) {
+      const b = new PgBoss({ connectionString: deps.url, max: 1, schedule: false, supervise: false, migrate: false });
+      b.on('error', (err: Error) => deps.log.error({ err }, 'job queue error'));
+      started = b.start().then(() => b);
+      started.catch(() => {
+        started = null;
+      });
+    }
+    return started;
+  };
+  return {
+    // A failure is logged, not thrown: the source is saved, and the scheduler queues every enabled
+    // source when it starts.
+    async ensure(sourceId, delayMinutes) {
+      try {
+        await (await boss()).send(QUEUE, { sourceId }, { singletonKey: sourceId, startAfter: Math.max(0, Math.round(delayMinutes * unit)), retryLimit: 0 });
+      } catch (err) {
+        deps.log.error({ err, sourceId }, 'could not queue the source on the scheduling instance');
+      }
+    },
+    async stop() {
+      if (started) await (await started).stop({ graceful: true, timeout: 10_000 });
+    },
+  };
+}

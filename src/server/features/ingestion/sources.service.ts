@@ -12,7 +12,8 @@ export interface SourcesServiceDeps {
   sources: SourcesRepository;
   ingestion: IngestionService;
   /** Null when sources are not run on their intervals (tests, benchmarks). */
-  scheduler: Scheduler | null;
+  /** The queue: the scheduler, or on an instance that does not run it, a client that sends to it. */
+  scheduler: Pick<Scheduler, 'ensure'> | null;
 }
 
 /** The admin's sources: add, edit, delete, run now and the run history, keeping the schedule in step. */
