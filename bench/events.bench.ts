@@ -11,7 +11,7 @@
 //      of the slowest kind.
 //
 //   node --import tsx bench/events.bench.ts [--events N] [--pglite-events N] [--seconds S]
-//        [--rate R] [--per-kind N] [--only pglite|postgres] [--profile DIR]
+//        [--rate R] [--per-kind N] [--only pglite|postgres] [--workers N] [--profile DIR]
 //
 // PostgreSQL: DATABASE_URL or BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test when a
 // server answers there. A fresh database townbeat_bench_<random> is created and dropped.
@@ -19,7 +19,9 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -49,6 +51,12 @@ const RATE = Number(flag('rate') ?? 300);
 const REQUESTS_PER_KIND = Number(flag('per-kind') ?? 300);
 const ONLY = flag('only') as 'pglite' | 'postgres' | undefined;
 const CONCURRENCY = Number(flag('concurrency') ?? 50);
+/**
+ * --workers N: on PostgreSQL, serve with the real server (src/server/main.ts) as `npm start` runs
+ * it, in N cluster workers sharing the port (WEB_CONCURRENCY), instead of in this process.
+ * Default: one per core; 1 serves in-process (what --profile profiles).
+ */
+const WORKERS = Number(flag('workers') ?? os.cpus().length);
 /** --profile DIR: a CPU profile of the server's process during each crowd phase, written there. */
 const PROFILE_DIR = flag('profile');
 for (const [name, v] of Object.entries({ events: EVENTS, 'pglite-events': PGLITE_EVENTS, seconds: SECONDS, rate: RATE, 'per-kind': REQUESTS_PER_KIND, concurrency: CONCURRENCY })) {
@@ -694,15 +702,60 @@ async function serve(database: Database) {
   return { app, port: (app.server.address() as AddressInfo).port, drained };
 }
 
+/** The real server (main.ts) on the bench database in `workers` cluster workers, as `npm start` runs it on PostgreSQL. */
+async function serveCluster(url: string, workers: number) {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: url,
+      WEB_CONCURRENCY: String(workers),
+      SEED_DEMO: 'false',
+      RUN_SCHEDULER: 'false',
+      SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+      WEB_DIR: os.tmpdir() + '/townbeat-bench-no-web',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const until = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
+    if (Date.now() > until) throw new Error('the server did not answer /api/health within 120 s');
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  // Every worker is listening once each has answered: a few more health checks reach them in turn.
+  for (let i = 0; i < workers * 4; i++) await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+  return {
+    port,
+    drained: () => new Promise((r) => setTimeout(r, 1000)),
+    close: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
 const loadAverage = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 
 /** PostgreSQL with EVENTS events: per kind, then a crowd of 50 connections, then a fixed offered rate. */
 async function postgresBlock(database: Database) {
   const version = String((await rawQuery(database, 'show server_version')).rows[0]!.server_version);
-  console.log(`\n#### PostgreSQL ${version}: ${EVENTS.toLocaleString('en-US')} events`);
+  console.log(`\n#### PostgreSQL ${version}: ${EVENTS.toLocaleString('en-US')} events, served by ${WORKERS > 1 ? `the real server in ${WORKERS} cluster workers (WEB_CONCURRENCY=${WORKERS})` : 'one in-process server'}`);
   const now = Date.now();
   await loadData(database, now);
-  const { app, port, drained } = await serve(database);
+  const server = WORKERS > 1 ? await serveCluster(database.url!, WORKERS) : await serve(database).then((s) => ({ port: s.port, drained: s.drained, close: () => s.app.close() }));
+  const { port, drained } = server;
   const result: { kinds: KindRow[]; crowd?: Stats; rate?: Stats } = { kinds: [] };
   try {
     const warm = makeGenerator(7, now);
@@ -734,7 +787,7 @@ async function postgresBlock(database: Database) {
     const ex = await explainSlowest(database, url);
     printExplain(`the slowest kind, "${slowest.kind}" (p95 ${ms(slowest.p95)} ms)`, ex, url);
   } finally {
-    await app.close();
+    await server.close();
   }
   return result;
 }

@@ -162,7 +162,7 @@ const summaryColumns = (userId: string | null, near: { lat: number; lng: number 
     ? sql<boolean>`exists (select 1 from ${favorites} where ${favorites.eventId} = ${events.id} and ${favorites.userId} = ${userId})`
     : sql<boolean>`false`,
   distanceM: near
-    ? sql<number | null>`case when ${events.lat} is null or ${events.lng} is null then null else earth_distance(${earthOf(near.lat, near.lng)}, ${eventEarth}) end`
+    ? sql<number | null>`case when ${events.lat} is null or ${events.lng} is null then null else ${metresFrom(near.lat, near.lng)} end`
     : sql<number | null>`null`,
 });
 
@@ -343,19 +343,26 @@ export function createEventsRepository(db: Db) {
         // great-circle distance follows), so finding the page's last event is cheap; the page
         // is then sorted exactly among the events no farther than it, ties (one venue's
         // events) included, instead of sorting every event in the radius.
-        const centre = earthOf(f.near.lat, f.near.lng);
-        const [edge] = await db
-          .select({ d: sql<number | null>`earth_distance(${centre}, ${eventEarth})` })
-          .from(events)
-          .where(and(...conds))
-          .orderBy(sql`${eventEarth} <-> ${centre}`)
-          .limit(1)
-          .offset(page.offset + page.limit - 1);
-        if (edge && edge.d !== null) {
-          const d = Number(edge.d);
-          conds.push(sql`earth_box(${centre}, ${d}::float8) @> ${eventEarth}`, sql`earth_distance(${centre}, ${eventEarth}) <= ${d}::float8`);
+        // A small set (counted exactly, at most EXACT_COUNT_LIMIT) is simply sorted: the cube
+        // functions cost ~50 µs a row where no index serves them (a small table, PGlite).
+        const { lat, lng } = f.near;
+        const total = await countOnce(f);
+        if (total.estimated || total.n > EXACT_COUNT_LIMIT) {
+          const centre = earthOf(lat, lng);
+          const [edge] = await db
+            .select({ d: sql<number | null>`earth_distance(${centre}, ${eventEarth})` })
+            .from(events)
+            .where(and(...conds))
+            .orderBy(sql`${eventEarth} <-> ${centre}`)
+            .limit(1)
+            .offset(page.offset + page.limit - 1);
+          if (edge && edge.d !== null) {
+            // One metre of slack: the two formulas may differ in the last digits, and an extra row sorts after the page.
+            const d = Number(edge.d) + 1;
+            conds.push(...boundsOf(lat, lng, d), sql`${metresFrom(lat, lng)} <= ${d}::float8`);
+          }
         }
-        order.push(sql`earth_distance(${centre}, ${eventEarth}) asc nulls last`);
+        order.push(sql`${metresFrom(lat, lng)} asc nulls last`);
       } else if (sort === 'popularity') {
         order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`));
       }

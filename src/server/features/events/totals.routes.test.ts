@@ -126,3 +126,20 @@ describe('revalidation of anonymous lists', () => {
     expect(later.statusCode).toBe(200);
   });
 });
+
+describe('distance sort past the exact-count bound', () => {
+  it('pages nearest first, in order, through the index path', async () => {
+    // Past the bound: a thousand events without a place (they sort last), and 60 stops northwards.
+    await many(EXACT_COUNT_LIMIT, 'Music');
+    await t.database.db.execute(sql`
+      insert into events (title, description, category, source_type, start_date, end_date, time_zone, venue_name, lat, lng, status)
+      select 'Stop ' || i, '', 'Other', 'ical', ${NOW.toISOString()}::timestamptz + interval '1 day', ${NOW.toISOString()}::timestamptz + interval '1 day 2 hours',
+        'America/Los_Angeles', 'Stop ' || i, 45.5 + i * 0.0001, -122.6, 'approved'
+      from generate_series(1, 60) as i`);
+    await t.database.db.execute(sql`analyze events`);
+    const res = await get('/api/events?lat=45.5&lng=-122.6&sortBy=distance&limit=24&offset=24');
+    const items = res.json() as { title: string; distance: number | null }[];
+    expect(res.headers['x-total-count']).toBe(String(EXACT_COUNT_LIMIT + 60));
+    expect(items.map((e) => e.title)).toEqual(Array.from({ length: 24 }, (_, i) => `Stop ${25 + i}`));
+  });
+});
