@@ -188,7 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const llm = aiMonitor.wrapLlm('classification', createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL }));
   const duplicates = createDuplicatesService({ db: database.db, clock, bus, unit: city.distanceUnit });
   const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus, llm, log: app.log, mergeThreshold: (db) => duplicates.mergeThreshold(createDuplicatesRepository(db)) });
-  // The embedded database has no autovacuum: its planner statistics are kept here (see statistics.ts).
+  // Planner statistics are kept by the app: PGlite has no autovacuum, and a server's may be off or behind (statistics.ts).
   const statistics = createStatisticsKeeper(database);
   await statistics.now();
   bus.subscribe('event_update', () => statistics.changed());
