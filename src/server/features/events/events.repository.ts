@@ -123,10 +123,24 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
     c.push(sql`${metresFrom(f.near.lat, f.near.lng)} <= ${f.near.radiusM}::float8`);
   }
   // A recurring event is one card: its first occurrence that the filter lets through.
-  // OFFSET 0 keeps the sub-select a per-row lookup: PostgreSQL does not turn an EXISTS with an
-  // OFFSET into an anti-join (it drops a LIMIT and would).
-  if (!f.allOccurrences) c.push(series === 'probe' ? sql`not exists (${otherOccurrences(f, 'earlier')} offset 0)` : sql`not exists (${otherOccurrences(f, 'earlier')})`);
+  if (!f.allOccurrences) c.push(isListedOnly(f) ? firstOfSeries(f) : series === 'probe' ? sql`not exists (${otherOccurrences(f, 'earlier')} offset 0)` : sql`not exists (${otherOccurrences(f, 'earlier')})`);
   return c;
+}
+
+/** Whether a filter lists only approved events, the ones `series_prev_end` is kept for. */
+const isListedOnly = (f: EventFilter) => !f.statuses || (f.statuses.length === 1 && f.statuses[0] === 'approved');
+
+/**
+ * No earlier occurrence of the row's series passes the filter. An earlier one passes when it is
+ * listed, has not ended (unless ended ones are included) and ends within the window; its start is
+ * before the row's, so within the window's end too. `series_prev_end` holds the latest end among
+ * the earlier listed occurrences (migration 0014), so the test reads the row alone.
+ */
+function firstOfSeries(f: EventFilter): SQL {
+  const passed: SQL[] = [sql`${events.seriesPrevEnd} is null`];
+  if (!f.includeEnded) passed.push(sql`${events.seriesPrevEnd} <= ${f.now.toISOString()}::timestamptz`);
+  if (f.from) passed.push(sql`${events.seriesPrevEnd} < ${f.from.toISOString()}::timestamptz`);
+  return sql`(${sql.join(passed, sql` or `)})`;
 }
 
 /**

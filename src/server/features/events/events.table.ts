@@ -123,6 +123,13 @@ export const events = pgTable(
     seriesKey: text('series_key').generatedAlwaysAs(
       (): SQL => sql`lower(title) || '|' || coalesce(nullif(lower(venue_name), ''), 'source:' || source_type)`,
     ),
+    /**
+     * The latest end among the earlier listed occurrences of its series (null for none), kept by
+     * a trigger (migration 0014). A row is its series' card when this has passed: the list's
+     * "is there an earlier occurrence still to come?" test reads a column instead of the index.
+     * Never written by the app.
+     */
+    seriesPrevEnd: timestamp('series_prev_end', { withTimezone: true }),
     contributedBy: uuid('contributed_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
