@@ -331,6 +331,9 @@ async function load(q: Query, now: number, kind: Database['kind'], total: number
        and indexname not in (select conname from pg_constraint where conrelid = 'events'::regclass)`,
   );
   for (const d of defs) await q(`drop index "${String(d.indexname)}"`);
+  // The series trigger recomputes each batch's series, which without indexes reads the whole
+  // table per batch; a bulk load computes series_prev_end once at the end, as migration 0014 does.
+  await q('alter table events disable trigger events_series_prev_end_insert');
   const venues = generateVenues(1500);
   await q(
     `insert into venues (id, name, address, neighbourhood, lat, lng)
@@ -350,6 +353,8 @@ async function load(q: Query, now: number, kind: Database['kind'], total: number
     if (process.stdout.isTTY) process.stdout.write(`\r  inserted ${inserted.toLocaleString('en-US')} events`);
   }
   if (process.stdout.isTTY) process.stdout.write('\r');
+  await q('alter table events enable trigger events_series_prev_end_insert');
+  await q(`select refresh_series_prev_end(array(select distinct series_key from events))`);
   const loadMs = performance.now() - t0;
   const t1 = performance.now();
   for (const d of defs) await q(String(d.indexdef));

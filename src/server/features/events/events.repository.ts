@@ -202,18 +202,49 @@ const AGGREGATE_MAX_ENTRIES = 2000;
 
 function createAggregateCache() {
   const entries = new Map<string, Promise<unknown>>();
-  return <T>(key: string, load: () => PromiseLike<T>): Promise<T> => {
+  /** Values of loads that succeeded, for serving while their next bucket loads. */
+  const values = new Map<string, unknown>();
+  const evictOldest = () => {
+    const oldest = entries.keys().next().value!;
+    entries.delete(oldest);
+    values.delete(oldest);
+  };
+  const get = <T>(key: string, load: () => PromiseLike<T>): Promise<T> => {
     let hit = entries.get(key) as Promise<T> | undefined;
     if (!hit) {
       // Promise.resolve: a Drizzle query is a lazy thenable that would run again on every await.
-      hit = Promise.resolve(load());
+      const loading = Promise.resolve(load());
+      hit = loading;
       // A failed query is not kept.
-      hit.catch(() => entries.delete(key));
-      if (entries.size >= AGGREGATE_MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      loading.then(
+        (v) => {
+          if (entries.get(key) === loading) values.set(key, v);
+        },
+        () => entries.delete(key),
+      );
+      if (entries.size >= AGGREGATE_MAX_ENTRIES) evictOldest();
       entries.set(key, hit);
     }
     return hit;
   };
+  return Object.assign(get, {
+    /**
+     * Per events version and clock bucket, as `get`; when only the clock has moved on to the next
+     * bucket, the previous bucket's value is answered while the new one loads in the background,
+     * so no request waits for a whole-listing aggregate. At most two buckets old; a write (a new
+     * version) or a longer gap always waits for the fresh value.
+     */
+    bucketed<T>(base: string, now: Date, load: () => PromiseLike<T>): Promise<T> {
+      const bucket = Math.floor(now.getTime() / AGGREGATE_BUCKET_MS);
+      const key = `${base}|${bucket}`;
+      const previous = `${base}|${bucket - 1}`;
+      if (!entries.has(key) && values.has(previous)) {
+        get(key, load).catch(() => undefined);
+        return Promise.resolve(values.get(previous) as T);
+      }
+      return get(key, load);
+    },
+  });
 }
 
 /** The filter as a cache key: everything but `now`, which counts through its bucket. */
@@ -230,7 +261,7 @@ export function createEventsRepository(db: Db) {
   /** The longest listed event, kept per events version (one read of the listed rows' dates). */
   const longest = (now: Date) =>
     versionFor({ now }).then((v) =>
-      cached(`longest|${v}|${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}`, async () => {
+      cached.bucketed(`longest|${v}`, now, async () => {
         const [row] = await db
           .select({ ms: sql<number | null>`(extract(epoch from max(${events.endDate} - ${events.startDate})) * 1000)::float8` })
           .from(events)
@@ -260,7 +291,7 @@ export function createEventsRepository(db: Db) {
    */
   const listedTotals = (now: Date) =>
     versionFor({ now }).then((v) =>
-      cached(`listed|${v}|${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}`, async () => {
+      cached.bucketed(`listed|${v}`, now, async () => {
         const count = (f: EventFilter) =>
           db
             .select({ n: sql<number>`count(*)::int` })
@@ -303,7 +334,6 @@ export function createEventsRepository(db: Db) {
       if (n <= EXACT_COUNT_LIMIT) return { n, estimated: false };
       return { n: Math.max(EXACT_COUNT_LIMIT + 1, await toCards(planned, f.now)), estimated: true };
     }
-    if (isUnfiltered(f)) return { n: (await listedTotals(f.now)).cards, estimated: false };
     return { n: await toCards(planned, f.now), estimated: true };
   };
   // A request's list and count receive the same filter object: the count runs once (or not at
@@ -312,7 +342,10 @@ export function createEventsRepository(db: Db) {
   const countOnce = (f: EventFilter) => {
     let n = counts.get(f);
     if (!n) {
-      n = versionFor(f).then((v) => cached(`count|${v}|${filterKey(f)}`, () => exactOrEstimate(f)));
+      // The whole listing is counted exactly once per version and bucket (listedTotals).
+      n = isUnfiltered(f)
+        ? listedTotals(f.now).then((t) => ({ n: t.cards, estimated: false }))
+        : versionFor(f).then((v) => cached(`count|${v}|${filterKey(f)}`, () => exactOrEstimate(f)));
       counts.set(f, n);
     }
     return n;
@@ -428,9 +461,9 @@ export function createEventsRepository(db: Db) {
     /** The events version now, for caching aggregates that take no filter (stats). */
     version: readVersion,
 
-    /** Runs an aggregate once per events version, key and clock bucket (see AGGREGATE_BUCKET_MS). */
+    /** Runs an aggregate once per events version, key and clock bucket (see AGGREGATE_BUCKET_MS and `bucketed`). */
     cachedAggregate<T>(version: string, key: string, now: Date, load: () => PromiseLike<T>): Promise<T> {
-      return cached(`${key}|${version}|${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}`, load);
+      return cached.bucketed(`${key}|${version}`, now, load);
     },
 
     async findById(id: string, userId: string | null): Promise<SummaryRow | undefined> {

@@ -142,8 +142,9 @@ export const events = pgTable(
     index('events_status_start_idx').on(t.status, t.startDate),
     index('events_status_category_start_idx').on(t.status, t.category, t.startDate),
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
-    // The popularity sort's own order: the sum, then its tie-breaks.
-    index('events_popularity_idx').on(t.status, sql`(${t.favoriteCount} + ${t.attendeeCount} + ${t.checkinCount}) desc`, t.startDate, t.id),
+    // Listed cards by start and by popularity, covering what lists filter on: written as SQL in
+    // migration 0015 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
+    // events_cards_popularity_idx, events_cards_search_start_idx.
     // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows.
     index('events_upcoming_category_idx')
       .on(t.status, t.category, t.endDate, t.sourceType, t.startDate)

@@ -143,3 +143,28 @@ describe('distance sort past the exact-count bound', () => {
     expect(items.map((e) => e.title)).toEqual(Array.from({ length: 24 }, (_, i) => `Stop ${25 + i}`));
   });
 });
+
+describe('whole-listing aggregates as the clock moves', () => {
+  it('answers the previous bucket while the next loads, never older, and waits after a write', async () => {
+    const { AGGREGATE_BUCKET_MS } = await import('./events.repository.ts');
+    // Started at the bucket's start, so "one bucket on" is exactly the next bucket.
+    const start = new Date(Math.floor(NOW.getTime() / AGGREGATE_BUCKET_MS) * AGGREGATE_BUCKET_MS);
+    t.clock.set(start);
+    await buildEvent(t.database.db, { title: 'Ends soon', startDate: new Date(start.getTime() - 3600_000), endDate: new Date(start.getTime() + 5000) });
+    await buildEvent(t.database.db, { title: 'Later', startDate: new Date(start.getTime() + DAY) });
+    const total = async () => Number((await get('/api/events')).headers['x-total-count']);
+    expect(await total()).toBe(2);
+    // A small listing the same way: counted once per bucket, the previous one answered meanwhile.
+    // The next bucket: the first event has ended. The first request there is answered from the
+    // previous bucket (the count loads behind it); the next one sees the fresh count.
+    t.clock.set(new Date(start.getTime() + AGGREGATE_BUCKET_MS));
+    expect(await total()).toBe(2);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await total()).toBe(1);
+    // Two buckets on, nothing that old is answered: the count is read fresh.
+    await buildEvent(t.database.db, { title: 'Ends in a while', startDate: new Date(start.getTime() - 3600_000), endDate: new Date(start.getTime() + 2 * AGGREGATE_BUCKET_MS) });
+    expect(await total()).toBe(2);
+    t.clock.set(new Date(start.getTime() + 3 * AGGREGATE_BUCKET_MS + 1));
+    expect(await total()).toBe(1);
+  });
+});
