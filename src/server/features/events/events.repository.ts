@@ -254,10 +254,24 @@ const filterKey = (f: EventFilter) => JSON.stringify({ ...f, now: Math.floor(f.n
 /** Queries on events, their sources and favourites; no rules here. */
 export function createEventsRepository(db: Db) {
   const cached = createAggregateCache();
-  const readVersion = async () => {
+  const readVersionNow = async () => {
     // Both drivers answer execute() with { rows }.
     const result = (await db.execute(sql`select last_value::text || (case when is_called then '+' else '' end) as v from events_version_seq`)) as unknown as { rows: { v: string }[] };
     return result.rows[0]?.v ?? '';
+  };
+  // Requests arriving while a read is under way share it (it may miss a write committed during
+  // that one round trip, as a read started a moment earlier would); one after another, each reads.
+  let versionInFlight: Promise<string> | null = null;
+  const readVersion = () => {
+    if (!versionInFlight) {
+      const read = readVersionNow();
+      versionInFlight = read;
+      const clear = () => {
+        if (versionInFlight === read) versionInFlight = null;
+      };
+      read.then(clear, clear);
+    }
+    return versionInFlight;
   };
   /** The longest listed event, kept per events version (one read of the listed rows' dates). */
   const longest = (now: Date) =>
@@ -278,11 +292,12 @@ export function createEventsRepository(db: Db) {
     if (!r) resolved.set(f, (r = longest(f.now).then((longestMs) => ({ ...f, longestMs }))));
     return r;
   };
-  // One version read per request: its filter object (the same for its list, count and facets).
-  const versions = new WeakMap<EventFilter, Promise<string>>();
-  const versionFor = (f: EventFilter) => {
-    let v = versions.get(f);
-    if (!v) versions.set(f, (v = readVersion()));
+  // One version read per request: keyed by its clock reading, which every filter derived from
+  // the request's (its list, count, facets, window bound and whole-listing totals) carries.
+  const versions = new WeakMap<Date, Promise<string>>();
+  const versionFor = (f: { now: Date }) => {
+    let v = versions.get(f.now);
+    if (!v) versions.set(f.now, (v = readVersion()));
     return v;
   };
   /**
@@ -370,12 +385,18 @@ export function createEventsRepository(db: Db) {
   };
 
   /** The values of a facet among every listed event (kept per events version): what estimates are made for. */
-  const presentValues = (now: Date, by: 'category' | 'sourceType') =>
+  /** Each value of a facet among the listed events, with its share of them (per version and bucket). */
+  const presentShares = (now: Date, by: 'category' | 'sourceType') =>
     versionFor({ now }).then((v) =>
-      cached(`present:${by}|${v}|${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}`, async () => {
+      cached.bucketed(`present:${by}|${v}`, now, async () => {
         const col = by === 'category' ? events.category : events.sourceType;
-        const rows = await db.selectDistinct({ value: col }).from(events).where(and(...filterConditions({ now, allOccurrences: true })));
-        return rows.map((r) => r.value);
+        const rows = await db
+          .select({ value: col, n: sql<number>`count(*)::int` })
+          .from(events)
+          .where(and(...filterConditions({ now, allOccurrences: true })))
+          .groupBy(col);
+        const all = rows.reduce((sum, r) => sum + r.n, 0) || 1;
+        return rows.map((r) => ({ value: r.value, share: r.n / all }));
       }),
     );
   return {
@@ -464,7 +485,8 @@ export function createEventsRepository(db: Db) {
       const f = await withWindowBound(original);
       const v = await versionFor(f);
       return cached(`facet:${by}|${v}|${filterKey(f)}`, async () => {
-        if ((await plannedRows(f, by)) <= EXACT_COUNT_LIMIT) {
+        const planned = await plannedRows(f, by);
+        if (planned <= EXACT_COUNT_LIMIT) {
           const values = await db
             .select({ value: col, count: sql<number>`count(*)::int` })
             .from(events)
@@ -473,10 +495,11 @@ export function createEventsRepository(db: Db) {
             .orderBy(desc(sql`count(*)`), asc(col));
           return { values, estimated: false };
         }
-        const present = await presentValues(f.now, by);
-        const estimates = await Promise.all(
-          present.map(async (value) => ({ value, count: await toCards(await plannedRows({ ...f, ...(by === 'category' ? { categories: [value] } : { sourceTypes: [value] }) }), f.now) })),
-        );
+        // Each value's share of the listed events applied to the filter's planned rows: what the
+        // planner itself would estimate for each value (it too takes the two as independent),
+        // without asking it once per value.
+        const present = await presentShares(f.now, by);
+        const estimates = await Promise.all(present.map(async ({ value, share }) => ({ value, count: await toCards(planned * share, f.now) })));
         const values = estimates.filter((x) => x.count > 0).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
         return { values, estimated: true };
       });

@@ -144,17 +144,18 @@ export const events = pgTable(
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
     // Listed cards by start and by popularity, covering what lists filter on: written as SQL in
     // migration 0015 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
-    // events_cards_popularity_idx, events_cards_search_start_idx.
-    // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows.
+    // events_cards_popularity_idx, events_cards_search_start_idx, events_cards_earth_idx.
+    // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows;
+    // series_prev_end rides along for the series test (a series is one card).
     index('events_upcoming_category_idx')
-      .on(t.status, t.category, t.endDate, t.sourceType, t.startDate)
+      .on(t.status, t.category, t.endDate, t.sourceType, t.startDate, t.seriesPrevEnd)
       .where(sql`${t.goneAt} is null`),
     index('events_upcoming_source_idx')
-      .on(t.status, t.sourceType, t.endDate, t.category, t.startDate)
+      .on(t.status, t.sourceType, t.endDate, t.category, t.startDate, t.seriesPrevEnd)
       .where(sql`${t.goneAt} is null`),
     // Radius filters: a latitude range, then longitude and the distance from the entries alone.
     index('events_upcoming_geo_idx')
-      .on(t.status, t.lat, t.lng, t.endDate, t.category, t.sourceType)
+      .on(t.status, t.lat, t.lng, t.endDate, t.category, t.sourceType, t.seriesPrevEnd)
       .where(sql`${t.goneAt} is null`),
     index('events_status_end_idx').on(t.status, t.endDate),
     index('events_search_idx').using('gin', t.search),
