@@ -505,8 +505,8 @@ export function createEventsRepository(db: Db) {
       });
     },
 
-    /** The events version now, for caching aggregates that take no filter (stats). */
-    version: readVersion,
+    /** The events version: read once per clock reading (a request's `now`), or afresh without one. */
+    version: (now?: Date) => (now ? versionFor({ now }) : readVersion()),
 
     /** Runs an aggregate once per events version, key and clock bucket (see AGGREGATE_BUCKET_MS and `bucketed`). */
     cachedAggregate<T>(version: string, key: string, now: Date, load: () => PromiseLike<T>): Promise<T> {

@@ -43,9 +43,9 @@ export interface EventsRoutesDeps {
  * weak ETag of the events version and clock bucket, and a request that already holds it gets 304
  * without a query run. Signed-in lists differ per person (their hearts) and are not tagged.
  */
-async function notModified(req: FastifyRequest, reply: FastifyReply, events: EventsService): Promise<boolean> {
+async function notModified(req: FastifyRequest, reply: FastifyReply, events: EventsService, now: Date): Promise<boolean> {
   if (req.user) return false;
-  const tag = await events.listingTag();
+  const tag = await events.listingTag(now);
   reply.header('etag', tag).header('cache-control', 'no-cache');
   if (req.headers['if-none-match'] !== tag) return false;
   void reply.code(304).send();
@@ -58,8 +58,9 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
   const { events } = deps;
 
   r.get('/api/events', { schema: { querystring: EventListQuery, response: { 200: z.array(EventSummary) } }, config: { access: 'public' } }, async (req, reply) => {
-    if (await notModified(req, reply, events)) return reply;
-    const { items, total, estimated } = await events.list(req.query, viewerOf(req.user));
+    const now = deps.clock.now();
+    if (await notModified(req, reply, events, now)) return reply;
+    const { items, total, estimated } = await events.list(req.query, viewerOf(req.user), now);
     reply.header('x-total-count', String(total));
     // Past EXACT_COUNT_LIMIT a filtered total is estimated (rounded to two figures) and says so.
     if (estimated) reply.header('x-total-count-estimated', 'true');
@@ -67,13 +68,15 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
   });
 
   r.get('/api/events/facets', { schema: { querystring: EventListQuery, response: { 200: EventFacets } }, config: { access: 'public' } }, async (req, reply) => {
-    if (await notModified(req, reply, events)) return reply;
-    return events.facets(req.query);
+    const now = deps.clock.now();
+    if (await notModified(req, reply, events, now)) return reply;
+    return events.facets(req.query, now);
   });
 
   r.get('/api/events/stats', { schema: { response: { 200: EventStats } }, config: { access: 'public' } }, async (req, reply) => {
-    if (await notModified(req, reply, events)) return reply;
-    return events.stats();
+    const now = deps.clock.now();
+    if (await notModified(req, reply, events, now)) return reply;
+    return events.stats(now);
   });
 
   r.get('/api/events/:id', { schema: { params: IdParams, response: { 200: EventDetail } }, config: { access: 'public' } }, async (req) => events.get(eventId(req.params.id), viewerOf(req.user)));

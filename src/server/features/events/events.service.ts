@@ -29,11 +29,11 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
   const unit = city.distanceUnit;
   const summary = (r: SummaryRow) => toEventSummary(r, unit);
 
-  function toFilter(q: EventListQuery): EventFilter {
+  function toFilter(q: EventListQuery, now: Date): EventFilter {
     const wantsDistance = q.radius !== undefined || q.sortBy === 'distance' || q.lat !== undefined;
     const centre = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : city.center;
     return {
-      now: clock.now(),
+      now,
       categories: q.category,
       sourceTypes: q.sourceType,
       search: q.search || undefined,
@@ -45,8 +45,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
 
   return {
     /** One page of approved events that have not ended, and the filter's total (exact, or estimated past EXACT_COUNT_LIMIT). */
-    async list(q: EventListQuery, viewer: Viewer | null): Promise<{ items: EventSummary[]; total: number; estimated: boolean }> {
-      const f = toFilter(q);
+    async list(q: EventListQuery, viewer: Viewer | null, now = clock.now()): Promise<{ items: EventSummary[]; total: number; estimated: boolean }> {
+      const f = toFilter(q, now);
       const [rows, total] = await Promise.all([
         repo.list(f, q.sortBy ?? 'relevance', { limit: q.limit, offset: q.offset }, viewer?.id ?? null),
         repo.count(f),
@@ -56,8 +56,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return { items: rows.map(summary), total: total.n, estimated: total.estimated };
     },
 
-    async facets(q: EventListQuery): Promise<EventFacets> {
-      const f = toFilter(q);
+    async facets(q: EventListQuery, now = clock.now()): Promise<EventFacets> {
+      const f = toFilter(q, now);
       const [categories, sourceTypes, total] = await Promise.all([repo.facet(f, 'category'), repo.facet(f, 'sourceType'), repo.count(f)]);
       return { categories: categories.values, sourceTypes: sourceTypes.values, total: total.n, estimated: total.estimated || categories.estimated || sourceTypes.estimated };
     },
@@ -65,9 +65,10 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
     /**
      * What every public list, facet and stats answer depends on besides its URL: the events version
      * and the clock's bucket (events that end leave the lists). A weak ETag for anonymous readers.
+     * Given the request's clock reading, the answer reuses the version read for it (one read).
      */
-    async listingTag(): Promise<string> {
-      return `W/"ev-${await repo.version()}-${Math.floor(clock.now().getTime() / AGGREGATE_BUCKET_MS)}"`;
+    async listingTag(now = clock.now()): Promise<string> {
+      return `W/"ev-${await repo.version(now)}-${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}"`;
     },
 
     /** One event; a record merged into another answers as that event (a saved link keeps working). */
@@ -86,11 +87,10 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return toEventDetail(row, sources, unit, { mergedRecords, dates });
     },
 
-    async stats(): Promise<EventStats> {
-      const now = clock.now();
+    async stats(now = clock.now()): Promise<EventStats> {
       const day = zonedDayBounds(now, city.timeZone);
       const f = { now };
-      const version = await repo.version();
+      const version = await repo.version(now);
       const [total, todayEvents, activeSources, covered] = await Promise.all([
         repo.count(f),
         repo.cachedAggregate(version, `today:${day.start.toISOString()}`, now, () => repo.countStartingBetween(day.start, day.end)),
