@@ -1,6 +1,6 @@
 import type { EventDetail, EventSummary } from '../../../contract/events.ts';
 import { servedImage } from '../images/image-urls.ts';
-import type { SummaryRow } from './events.repository.ts';
+import type { DetailRow, SummaryRow } from './events.repository.ts';
 
 const METRES_PER_UNIT = { mi: 1609.344, km: 1000 } as const;
 
@@ -45,7 +45,7 @@ export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): Event
 }
 
 export function toEventDetail(
-  row: SummaryRow,
+  row: DetailRow,
   sources: { sourceType: string; url: string; name: string }[],
   unit: 'mi' | 'km' = 'mi',
   extra: { mergedRecords?: number; dates?: { id: string; startDate: Date; endDate: Date }[] } = {},

@@ -169,8 +169,44 @@ function otherOccurrences(f: EventFilter, which: 'earlier' | 'later'): SQL {
   return sql`select 1 from ${events} o where ${sql.join(c, sql` and `)}`;
 }
 
-const summaryColumns = (userId: string | null, near: { lat: number; lng: number } | undefined, f?: EventFilter) => ({
-  event: eventColumns,
+/**
+ * What a card shows (the columns toEventSummary reads): lists read only these, not the
+ * description and bookkeeping columns a detail page needs. On the embedded database, turning a
+ * row's columns into values costs more than finding the row.
+ */
+const cardColumns = {
+  id: events.id,
+  title: events.title,
+  category: events.category,
+  categoryConfidence: events.categoryConfidence,
+  sourceType: events.sourceType,
+  sourceUrl: events.sourceUrl,
+  imageId: events.imageId,
+  startDate: events.startDate,
+  endDate: events.endDate,
+  timeZone: events.timeZone,
+  allDay: events.allDay,
+  venueName: events.venueName,
+  address: events.address,
+  neighbourhood: events.neighbourhood,
+  lat: events.lat,
+  lng: events.lng,
+  attendeeCount: events.attendeeCount,
+  checkinCount: events.checkinCount,
+  price: events.price,
+  priceMax: events.priceMax,
+  priceNote: events.priceNote,
+  isFree: events.isFree,
+  isVerified: events.isVerified,
+  isDemo: events.isDemo,
+  status: events.status,
+  premergeStatus: events.premergeStatus,
+  favoriteCount: events.favoriteCount,
+};
+type CardEvent = Pick<typeof events.$inferSelect, keyof typeof cardColumns>;
+
+const summaryColumns = (userId: string | null, near: { lat: number; lng: number } | undefined, f?: EventFilter, columns: typeof cardColumns | typeof eventColumns = eventColumns) => ({
+  event: columns,
   imageWidth: sql<number | null>`(select ${images.width} from ${images} where ${images.id} = ${events.imageId} and ${images.status} = 'ready')`,
   moreDates: f && !f.allOccurrences ? sql<number>`(select count(*)::int from (${otherOccurrences(f, 'later')}) later)` : sql<number>`0`,
   isFavorited: userId
@@ -182,7 +218,7 @@ const summaryColumns = (userId: string | null, near: { lat: number; lng: number 
 });
 
 export type SummaryRow = {
-  event: Omit<typeof events.$inferSelect, 'search'>;
+  event: CardEvent;
   isFavorited: boolean;
   distanceM: number | null;
   /** The original width of the kept image, when there is one. */
@@ -190,6 +226,9 @@ export type SummaryRow = {
   /** Later occurrences of its series within the list's filter. */
   moreDates?: number;
 };
+
+/** A row with every column of the event (but its words), as a detail page reads it. */
+export type DetailRow = SummaryRow & { event: Omit<typeof events.$inferSelect, 'search'> };
 
 /**
  * Aggregates (list totals, facets, stats) are kept for the current value of the events
@@ -424,7 +463,7 @@ export function createEventsRepository(db: Db) {
           .offset(page.offset)
           .as('page');
         const rows = await db
-          .select(summaryColumns(userId, f.near, f))
+          .select(summaryColumns(userId, f.near, f, cardColumns))
           .from(events)
           .innerJoin(ranked, eq(events.id, ranked.pageId))
           .orderBy(desc(ranked.pageRank), asc(events.startDate), asc(events.id));
@@ -463,7 +502,7 @@ export function createEventsRepository(db: Db) {
       // image, later dates and favourite subqueries among them) for every row an OFFSET skips too.
       const ids = db.select({ pageId: sql<string>`${events.id}`.as('page_id') }).from(events).where(and(...conds)).orderBy(...order).limit(page.limit).offset(page.offset).as('page');
       const rows = await db
-        .select(summaryColumns(userId, f.near, f))
+        .select(summaryColumns(userId, f.near, f, cardColumns))
         .from(events)
         .innerJoin(ids, eq(events.id, ids.pageId))
         .orderBy(...order);
@@ -513,15 +552,15 @@ export function createEventsRepository(db: Db) {
       return cached.bucketed(`${key}|${version}`, now, load);
     },
 
-    async findById(id: string, userId: string | null): Promise<SummaryRow | undefined> {
+    async findById(id: string, userId: string | null): Promise<DetailRow | undefined> {
       const [row] = await db.select(summaryColumns(userId, undefined)).from(events).where(eq(events.id, id));
-      return row as SummaryRow | undefined;
+      return row as DetailRow | undefined;
     },
 
     /** Several events at once (in no particular order), as lists show them. */
-    async findByIds(ids: string[]): Promise<SummaryRow[]> {
+    async findByIds(ids: string[]): Promise<DetailRow[]> {
       if (!ids.length) return [];
-      return (await db.select(summaryColumns(null, undefined)).from(events).where(inArray(events.id, ids))) as SummaryRow[];
+      return (await db.select(summaryColumns(null, undefined)).from(events).where(inArray(events.id, ids))) as DetailRow[];
     },
 
     /** The upcoming dates of an event's series (just its own for a one-off), soonest first. */
