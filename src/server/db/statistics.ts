@@ -7,11 +7,17 @@ export const ANALYZE_DELAY_MS = 2000;
 export const ANALYZE_MIN_INTERVAL_MS = 30_000;
 
 /**
- * A table's statistics are stale, as autovacuum's default rule has it: more rows changed since
- * the last ANALYZE than 50 plus a tenth of the table.
+ * Tables due for upkeep by autovacuum's default rules: statistics are stale when more rows
+ * changed since the last ANALYZE than 50 plus a tenth of the table; a VACUUM is due when dead rows
+ * pass 50 plus a fifth of it, or rows inserted since the last one pass 1,000 plus a fifth (the
+ * visibility map it sets is what lets lists read the covering indexes alone).
  */
-const STALE_TABLES = sql`select relname::text as name from pg_stat_user_tables
-  where schemaname = current_schema() and n_mod_since_analyze > 50 + 0.1 * n_live_tup order by relname`;
+const STALE_TABLES = sql`select relname::text as name,
+    (n_dead_tup > 50 + 0.2 * n_live_tup or n_ins_since_vacuum > 1000 + 0.2 * n_live_tup) as vacuum
+  from pg_stat_user_tables
+  where schemaname = current_schema()
+    and (n_mod_since_analyze > 50 + 0.1 * n_live_tup or n_dead_tup > 50 + 0.2 * n_live_tup or n_ins_since_vacuum > 1000 + 0.2 * n_live_tup)
+  order by relname`;
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -24,7 +30,8 @@ const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
  *   count was planned as a nested loop over the table for each row and ran for hours.
  * The tables are analysed when the database opens and shortly after events change (debounced).
  * On the embedded database every table is analysed (cheap there); on a server only the tables
- * whose statistics are stale, so a working autovacuum leaves nothing to do.
+ * autovacuum's rules call due (vacuumed as well when they say so), so a working autovacuum leaves
+ * nothing to do.
  */
 export function createStatisticsKeeper(database: Pick<Database, 'kind' | 'db'>, delayMs = ANALYZE_DELAY_MS, minIntervalMs = ANALYZE_MIN_INTERVAL_MS) {
   let timer: NodeJS.Timeout | null = null;
@@ -35,9 +42,14 @@ export function createStatisticsKeeper(database: Pick<Database, 'kind' | 'db'>, 
       await database.db.execute(only ? sql`analyze events` : sql`analyze`);
       return;
     }
-    const { rows } = (await database.db.execute(STALE_TABLES)) as unknown as { rows: { name: string }[] };
-    const names = rows.map((r) => r.name).filter((n) => !only || n === only);
-    if (names.length) await database.db.execute(sql.raw(`analyze ${names.map(quoteIdent).join(', ')}`));
+    const { rows } = (await database.db.execute(STALE_TABLES)) as unknown as { rows: { name: string; vacuum: boolean }[] };
+    const due = rows.filter((r) => !only || r.name === only);
+    const vacuum = due.filter((r) => r.vacuum).map((r) => quoteIdent(r.name));
+    const analyze = due.filter((r) => !r.vacuum).map((r) => quoteIdent(r.name));
+    // VACUUM takes no lock that stops reads or writes; it cannot run in a transaction, and the
+    // pool runs each statement on its own.
+    if (vacuum.length) await database.db.execute(sql.raw(`vacuum (analyze) ${vacuum.join(', ')}`));
+    if (analyze.length) await database.db.execute(sql.raw(`analyze ${analyze.join(', ')}`));
   };
   const analyze = (only?: 'events') => {
     last = Date.now();
