@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
+import { seededRandom } from '../../lib/random.ts';
 import { openTestDatabase } from '../../test/test-db.ts';
 import { filterConditions, type EventFilter } from './events.repository.ts';
 import { events } from './events.table.ts';
@@ -11,18 +12,6 @@ import { events } from './events.table.ts';
 const NOW = new Date('2026-11-22T20:00:00Z');
 const H = 3600_000;
 const at = (h: number) => new Date(NOW.getTime() + h * H);
-
-/** A seeded generator, so a failure repeats. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Row = { id: string; seriesKey: string; status: string; goneAt: Date | null; startDate: Date; endDate: Date };
 
@@ -69,7 +58,8 @@ describe('series cards (series_prev_end kept by triggers)', () => {
   });
 
   it('lists one card per series after inserts, status and date changes, removals, renames and deletes', async () => {
-    const rnd = prng(42);
+    // Seeded, so a failure repeats.
+    const rnd = seededRandom(42);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
     const titles = Array.from({ length: 12 }, (_, i) => `Series ${i}`);
     const venues = ['Doug Fir', 'Holocene', ''];

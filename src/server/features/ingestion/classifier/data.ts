@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES, type Category } from './features.ts';
+import { seededRandom } from '../../../lib/random.ts';
 
 /** ../shared/fixtures/labelled, beside the repository. */
 export const LABELLED_DIR = fileURLToPath(new URL('../../../../../../shared/fixtures/labelled/', import.meta.url));
@@ -123,16 +124,7 @@ export function titleKey(title: string): string {
 }
 
 /** mulberry32: small seeded PRNG so splits are identical on every machine. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = seededRandom;
 
 export function shuffle<T>(items: T[], random: () => number): T[] {
   const a = items.slice();
