@@ -593,7 +593,7 @@ export async function captureQueries(database: Database, url: string): Promise<{
 const WHOLE_LISTING = [
   /max\("end_date" - "start_date"\)/,
   /^select "(category|source_type)", count\(\*\)::int from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null\) group by/,
-  /^select count\(\*\)::int from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null( and \("events"."series_prev_end" is null or [^)]*\))?\)$/,
+  /^select count\(\*\)::int(, \(count\(\*\) filter \(where .*\)\)::int)? from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null( and \("events"."series_prev_end" is null or [^)]*\))?\)$/,
 ];
 
 async function explainSlowest(database: Database, url: string): Promise<{ plan: string; sql: string; params: unknown[]; execMs: number; verdict: string }> {
