@@ -1,10 +1,30 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyServerMessage, EVENT_UPDATE_COALESCE_MS } from './realtime-client.ts';
+import { WS_RECONNECT_DELAY_MS } from '../../contract/realtime.ts';
+import { applyServerMessage, connectRealtime, EVENT_UPDATE_COALESCE_MS } from './realtime-client.ts';
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
+
+/** A stand-in socket the test opens and closes by hand. */
+class FakeSocket {
+  static OPEN = 1;
+  static made: FakeSocket[] = [];
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.made.push(this);
+  }
+  send() {}
+  close() {
+    this.onclose?.();
+  }
+}
 
 describe('applyServerMessage', () => {
   it('refetches the event lists once per burst of event updates, shortly after the first', () => {
@@ -29,5 +49,34 @@ describe('applyServerMessage', () => {
     client.setQueryData(['/api/auth/user'], { id: 'u1', points: 5 });
     applyServerMessage(client, { type: 'gaming_update', data: { points: 20 } });
     expect(client.getQueryData<{ points: number }>(['/api/auth/user'])?.points).toBe(20);
+  });
+});
+
+describe('connectRealtime', () => {
+  it('refetches what messages keep fresh whenever the socket opens, and the event lists after a gap', () => {
+    vi.useFakeTimers();
+    FakeSocket.made = [];
+    vi.stubGlobal('WebSocket', FakeSocket);
+    const client = new QueryClient();
+    const invalidate = vi.spyOn(client, 'invalidateQueries').mockResolvedValue(undefined);
+    const keys = () => invalidate.mock.calls.map(([f]) => (f as { queryKey?: unknown[] }).queryKey?.[0] ?? 'events');
+    const conn = connectRealtime({ client, url: 'ws://test/ws' });
+    expect(invalidate).not.toHaveBeenCalled();
+
+    // Points and notifications sent before the first open are caught up on open.
+    FakeSocket.made[0]!.onopen?.();
+    expect(keys()).toEqual(expect.arrayContaining(['/api/auth/user', '/api/notifications', '/api/gaming/progress']));
+    vi.advanceTimersByTime(EVENT_UPDATE_COALESCE_MS);
+    expect(keys()).not.toContain('events');
+
+    // After a reconnect gap the event lists are refetched as well.
+    invalidate.mockClear();
+    FakeSocket.made[0]!.onclose?.();
+    vi.advanceTimersByTime(WS_RECONNECT_DELAY_MS);
+    expect(FakeSocket.made).toHaveLength(2);
+    FakeSocket.made[1]!.onopen?.();
+    vi.advanceTimersByTime(EVENT_UPDATE_COALESCE_MS);
+    expect(keys()).toEqual(expect.arrayContaining(['/api/auth/user', '/api/notifications', 'events']));
+    conn.close();
   });
 });

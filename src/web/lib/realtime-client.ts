@@ -23,14 +23,26 @@ function refreshEventsSoon(client: QueryClient) {
   );
 }
 
+/** The queries a message on /ws keeps fresh; `catchUp` refetches them when a socket (re)opens. */
+const GAMING_KEYS = ['/api/gaming/progress', '/api/gaming/leaderboard', '/api/user/stats', '/api/user/activities', '/api/user/badges'];
+
+/**
+ * A message published while no socket was open (before the first open, or in a reconnect gap)
+ * never arrives, so on every open the queries that messages would have updated are refetched:
+ * the signed-in user (points), the gaming screens and notifications, and after a gap the event
+ * lists too. Only queries some screen is showing are refetched.
+ */
+export function catchUp(client: QueryClient, afterGap: boolean) {
+  for (const key of ['/api/auth/user', '/api/notifications', ...GAMING_KEYS]) void client.invalidateQueries({ queryKey: [key] });
+  if (afterGap) refreshEventsSoon(client);
+}
+
 /** Applies one server message to the query cache, so every screen updates without a reload. */
 export function applyServerMessage(client: QueryClient, msg: ServerMessage, onNotification?: (data: Record<string, unknown>) => void) {
   switch (msg.type) {
     case 'gaming_update':
       client.setQueryData<AuthUser | null>(['/api/auth/user'], (u) => (u ? { ...u, points: msg.data.points } : u));
-      for (const key of ['/api/gaming/progress', '/api/gaming/leaderboard', '/api/user/stats', '/api/user/activities', '/api/user/badges']) {
-        void client.invalidateQueries({ queryKey: [key] });
-      }
+      for (const key of GAMING_KEYS) void client.invalidateQueries({ queryKey: [key] });
       break;
     case 'event_update':
       refreshEventsSoon(client);
@@ -62,6 +74,7 @@ export function connectRealtime(opts: {
   let socket: WebSocket | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let opened = false;
 
   const open = () => {
     if (attempts === 0) opts.onState?.('connecting');
@@ -69,6 +82,8 @@ export function connectRealtime(opts: {
     socket.onopen = () => {
       attempts = 0;
       opts.onState?.('connected');
+      catchUp(opts.client, opened);
+      opened = true;
     };
     socket.onmessage = (e) => {
       try {
