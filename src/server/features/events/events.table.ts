@@ -143,7 +143,7 @@ export const events = pgTable(
     index('events_status_category_start_idx').on(t.status, t.category, t.startDate),
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
     // Listed cards by start and by popularity, covering what lists filter on: written as SQL in
-    // migration 0015 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
+    // migrations 0015 and 0017 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
     // events_cards_popularity_idx, events_cards_search_start_idx, events_cards_earth_idx.
     // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows;
     // series_prev_end rides along for the series test (a series is one card).

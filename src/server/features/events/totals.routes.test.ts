@@ -142,7 +142,29 @@ describe('distance sort past the exact-count bound', () => {
     expect(res.headers['x-total-count']).toBe(String(EXACT_COUNT_LIMIT + 60));
     expect(items.map((e) => e.title)).toEqual(Array.from({ length: 24 }, (_, i) => `Stop ${25 + i}`));
   });
+
+  it('pages a radius and a category nearest first, ties at one place in start order, as one sorted list', async () => {
+    // 30 places north of the centre, four events at each (two Music), one place outside the radius.
+    await t.database.db.execute(sql`
+      insert into events (title, description, category, source_type, start_date, end_date, time_zone, venue_name, lat, lng, status)
+      select 'Place ' || p || ' event ' || k, '', case when k % 2 = 0 then 'Music' else 'Food' end, 'ical',
+        ${NOW.toISOString()}::timestamptz + (k * interval '1 day') + (p * interval '1 minute'),
+        ${NOW.toISOString()}::timestamptz + (k * interval '1 day') + (p * interval '1 minute') + interval '2 hours',
+        'America/Los_Angeles', 'Place ' || p, 45.5 + p * 0.0003 * (case when p = 30 then 100 else 1 end), -122.6, 'approved'
+      from generate_series(1, 30) as p, generate_series(1, 4) as k`);
+    await t.database.db.execute(sql`analyze events`);
+    const titles = async (url: string) => ((await get(url)).json() as { title: string }[]).map((e) => e.title);
+    const query = 'lat=45.5&lng=-122.6&radius=1&sortBy=distance&category=Music';
+    // One page holding all of them: simply sorted. Pages of 7: the nearest-first edge, then the page.
+    const whole = await titles(`/api/events?${query}&limit=100`);
+    expect(whole).toHaveLength(58);
+    expect(whole.slice(0, 3)).toEqual(['Place 1 event 2', 'Place 1 event 4', 'Place 2 event 2']);
+    const paged: string[] = [];
+    for (let offset = 0; offset < 58; offset += 7) paged.push(...(await titles(`/api/events?${query}&limit=7&offset=${offset}`)));
+    expect(paged).toEqual(whole);
+  });
 });
+
 
 describe('whole-listing aggregates as the clock moves', () => {
   it('answers the previous bucket while the next loads, never older, and waits after a write', async () => {
