@@ -593,7 +593,7 @@ export async function captureQueries(database: Database, url: string): Promise<{
 const WHOLE_LISTING = [
   /max\("end_date" - "start_date"\)/,
   /^select "(category|source_type)", count\(\*\)::int from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null\) group by/,
-  /^select count\(\*\)::int(, \(count\(\*\) filter \(where .*\)\)::int)? from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null( and \("events"."series_prev_end" is null or [^)]*\))?\)$/,
+  /^select count\(\*\)::int(, \(count\(\*\) filter \(where .*\)\)::int)? from "events" where \("events"."status" in \(\$\d+\) and "events"."end_date" > \$\d+ and "events"."gone_at" is null( and \("events"."series_prev_end" is null or [^)]*\))?\)$/,
 ];
 
 async function explainSlowest(database: Database, url: string): Promise<{ plan: string; sql: string; params: unknown[]; execMs: number; verdict: string }> {
@@ -681,6 +681,20 @@ async function perKind(port: number, nowMs: number, seed: number): Promise<KindR
 function printKinds(rows: KindRow[], targetMs: number) {
   console.log(`  ${'kind (one connection)'.padEnd(28)} ${'n'.padStart(5)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)}  target p95 <= ${targetMs} ms`);
   for (const k of rows) console.log(`  ${k.kind.padEnd(28)} ${String(k.n).padStart(5)} ${ms(k.p50).padStart(7)} ${ms(k.p95).padStart(7)} ${ms(k.max).padStart(7)}  ${k.p95 <= targetMs ? 'PASS' : 'FAIL'}`);
+}
+
+/** Where a mixed phase's time went: each kind's share of the requests and its latencies within the mix. */
+function printMixByKind(out: LoadResult, reqs: Req[]) {
+  const byKind = new Map<Kind, number[]>();
+  for (let i = 0; i < out.n; i++) {
+    const kind = reqs[out.which[i]!]!.kind;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), out.lat[i]!]);
+  }
+  const parts = KINDS.filter((k) => byKind.has(k)).map((k) => {
+    const st = statsOf(Float64Array.from(byKind.get(k)!), out.elapsedMs, 0);
+    return `${k} ${ms(st.p50)}/${ms(st.p975)}`;
+  });
+  console.log(`    per kind within the mix, p50/p97.5 ms: ${parts.join('; ')}`);
 }
 
 function errorsOf(out: LoadResult): number {
@@ -779,21 +793,23 @@ async function postgresBlock(database: Database) {
     const slowest = [...result.kinds].sort((x, y) => y.p95 - x.p95)[0]!;
 
     const g = makeGenerator(2000, now);
-    const mix = Array.from({ length: 200_000 }, () => g.mixed().url);
-    const crowd = await profiled('postgres-crowd', () => drive(port, mix, SECONDS, CONCURRENCY));
+    const mixReqs = Array.from({ length: 200_000 }, () => g.mixed());
+    const crowd = await profiled('postgres-crowd', () => drive(port, mixReqs.map((x) => x.url), SECONDS, CONCURRENCY));
     await drained();
     result.crowd = statsOf(crowd.lat, crowd.elapsedMs, errorsOf(crowd));
     const c = result.crowd;
     console.log(`\n  varied mix, ${CONCURRENCY} connections, ${SECONDS} s: ${c.requests} requests, ${c.rps.toFixed(0)} req/s, p50 ${ms(c.p50)}, p97.5 ${ms(c.p975)}, max ${ms(c.max)} ms, ${c.errors} errors  (target >= 1000 req/s, no errors: ${c.rps >= 1000 && c.errors === 0 ? 'PASS' : 'FAIL'})`);
     for (const e of crowd.errors) console.log(`      error: ${e}`);
+    printMixByKind(crowd, mixReqs);
 
     const g2 = makeGenerator(3000, now);
-    const offered = Array.from({ length: RATE * SECONDS + 10 }, () => g2.mixed().url);
-    const fixed = await drive(port, offered, SECONDS, CONCURRENCY, 0, RATE);
+    const offeredReqs = Array.from({ length: RATE * SECONDS + 10 }, () => g2.mixed());
+    const fixed = await drive(port, offeredReqs.map((x) => x.url), SECONDS, CONCURRENCY, 0, RATE);
     await drained();
     result.rate = statsOf(fixed.lat, fixed.elapsedMs, errorsOf(fixed));
     const f = result.rate;
     console.log(`  varied mix offered at ${RATE} req/s for ${SECONDS} s: ${f.requests} requests, p50 ${ms(f.p50)}, p97.5 ${ms(f.p975)}, max ${ms(f.max)} ms, ${f.errors} errors  (target p97.5 <= 50 ms: ${f.p975 <= 50 && f.errors === 0 ? 'PASS' : 'FAIL'})`);
+    printMixByKind(fixed, offeredReqs);
 
     // Where the slowest kind spends its time.
     const url = makeGenerator(1000 + KINDS.indexOf(slowest.kind), now).of(slowest.kind).url;

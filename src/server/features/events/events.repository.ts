@@ -34,13 +34,15 @@ const eventEarth = sql`ll_to_earth(${events.lat}, ${events.lng})`;
  * Relevance ranking reads the words of every match, and a broad term matches a large share of
  * the table. When a search matches more than BROAD_MATCHES events (as the planner expects, see
  * plannedMatches), only the soonest RANK_CANDIDATES of them (or as many as the page reaches) are
- * ranked: the listed cards' search index gives matches in start order, read from the index alone.
- * Over 100,000 events, ranking every match costs about 4 µs a match (6,400 matches: 26 ms), and
- * finding the soonest thousand about 0.5 µs per card walked (44,000 / matches ms): the two meet
- * near 3,300 matches. Deeper pages rank more candidates, and the total still counts every match.
+ * ranked: the best matches of the coming days come first. The listed cards' search index gives
+ * matches in start order, read from the index alone. Over 100,000 events, ranking every match
+ * costs about 4 µs a match (a row read and its rank), and finding the soonest 500 about 0.6 µs
+ * per card walked (26,000 / matches ms): the two meet near 2,500 matches, at about 10 ms. With
+ * 1,000 candidates they met near 3,300 matches and 14 ms. Deeper pages rank more candidates,
+ * and the total still counts every match.
  */
-export const BROAD_MATCHES = 3000;
-export const RANK_CANDIDATES = 1000;
+export const BROAD_MATCHES = 2500;
+export const RANK_CANDIDATES = 500;
 
 /** Totals up to this many cards are counted exactly; past it, a filtered total is estimated. */
 export const EXACT_COUNT_LIMIT = 1000;
@@ -359,8 +361,15 @@ export function createEventsRepository(db: Db) {
         return { rows: row?.rows ?? 0, cards: row?.cards ?? 0 };
       }),
     );
-  /** The planner's estimate of the rows a filter matches, every occurrence counted (no rows are read). */
-  const plannedRows = (f: EventFilter, omit?: 'category' | 'sourceType'): Promise<number> => plannedRowsOf(filterConditions({ ...f, allOccurrences: true }, omit));
+  /**
+   * The planner's estimate of the rows a filter matches, every occurrence counted (no rows are
+   * read); `omit` leaves a facet's own filter out. With words, the estimate of plannedMatches, which
+   * a count and the facets of one search share when no category or source narrows them.
+   */
+  const plannedRows = (f: EventFilter, omit?: 'category' | 'sourceType'): Promise<number> => {
+    const g = omit === 'category' ? { ...f, categories: undefined } : omit === 'sourceType' ? { ...f, sourceTypes: undefined } : f;
+    return g.search ? plannedMatches(g, g.search) : plannedRowsOf(filterConditions({ ...g, allOccurrences: true }));
+  };
   const plannedRowsOf = async (conds: SQL[]): Promise<number> => {
     const result = (await db.execute(sql`explain (format json) select 1 from ${events} where ${and(...conds)}`)) as unknown as { rows: Record<string, unknown>[] };
     const cell = result.rows[0] ? Object.values(result.rows[0])[0] : undefined;
@@ -394,10 +403,13 @@ export function createEventsRepository(db: Db) {
     return { n: await toCards(planned, f.now), estimated: true };
   };
   /**
-   * How many events a search matches, as the planner expects (reading no rows): the larger of the
-   * word matches and the title-substring matches. Their sum, which the planner gives for the two
-   * together, counts twice the events matching both (most), overshooting about twofold; each
-   * alone is close (words 1,700 and titles 2,340 planned where 1,858 match).
+   * How many events a search matches, as the planner expects (reading no rows): the word matches,
+   * or half the title-substring matches when that is more. Their sum, which the planner gives for
+   * the two together, counts twice the events matching both (most), overshooting about twofold.
+   * The word estimate is close (1,260 planned where 1,244 match); the substring one ranges from
+   * right to 2.3 times over (titles with "meditation": 2,871 planned, 1,244 there), which alone
+   * would call a word broad and walk 35,000 cards for its soonest matches (25 ms) instead of
+   * ranking them all (5 ms). Halved, it still counts for a fragment that matches no word ("ytho").
    */
   const plannedMatches = (f: EventFilter, search: string) =>
     versionFor(f).then((v) =>
@@ -407,7 +419,7 @@ export function createEventsRepository(db: Db) {
           plannedRowsOf([...base, sql`${events.search} @@ ${tsQuery(search)}`]),
           plannedRowsOf([...base, sql`lower(${events.title}) like ${`%${escapeLike(search.toLowerCase())}%`}`]),
         ]);
-        return Math.max(words, titles);
+        return Math.max(words, titles / 2);
       }),
     );
   // A request's list and count receive the same filter object: the count runs once (or not at

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent } from '../../test/factories.ts';
-import { EXACT_COUNT_LIMIT, roundEstimate } from './events.repository.ts';
+import { BROAD_MATCHES, EXACT_COUNT_LIMIT, RANK_CANDIDATES, roundEstimate } from './events.repository.ts';
 
 // Totals at city scale: exact for small sets and the whole list, estimated (and marked) for a
 // broad filter, exact again on the last page; a date window still finds a long festival.
@@ -124,6 +124,34 @@ describe('revalidation of anonymous lists', () => {
     t.clock.set(new Date(NOW.getTime() + 60_000));
     const later = await t.app.inject({ method: 'GET', url: '/api/events', headers: { 'if-none-match': tag } });
     expect(later.statusCode).toBe(200);
+  });
+});
+
+describe('ranked search of a broad word', () => {
+  it('ranks the soonest matches, best first, and still counts every match', async () => {
+    // More matches than BROAD_MATCHES, the word in each description; two titles hold it too, one
+    // among the soonest RANK_CANDIDATES and one after them.
+    const n = BROAD_MATCHES + 200;
+    await t.database.db.execute(sql`
+      insert into events (title, description, category, source_type, start_date, end_date, time_zone, venue_name, status)
+      select case i when 100 then 'Concert soon' when ${n} then 'Concert late' else 'Evening ' || i end, 'An evening concert in the park.', 'Music', 'ical',
+        ${NOW.toISOString()}::timestamptz + (i * interval '10 minutes'), ${NOW.toISOString()}::timestamptz + (i * interval '10 minutes') + interval '1 hour',
+        'America/Los_Angeles', 'Hall ' || i, 'approved'
+      from generate_series(1, ${n}::int) as i`);
+    await t.database.db.execute(sql`analyze events`);
+    const res = await get('/api/events?search=concert&sortBy=relevance&limit=24');
+    const titles = (res.json() as { title: string }[]).map((e) => e.title);
+    expect(titles[0]).toBe('Concert soon');
+    expect(titles).not.toContain('Concert late');
+    // The rest of the page: the soonest description matches, in start order (equal ranks).
+    expect(titles.slice(1, 4)).toEqual(['Evening 1', 'Evening 2', 'Evening 3']);
+    expect(RANK_CANDIDATES).toBeLessThan(n - 100);
+    const total = Number(res.headers['x-total-count']);
+    expect(total).toBeGreaterThan(n * 0.5);
+    expect(total).toBeLessThan(n * 2);
+    // A word with few matches ranks all of them: the late title match comes first.
+    const few = await get('/api/events?search=late&sortBy=relevance&limit=24');
+    expect((few.json() as { title: string }[])[0]?.title).toBe('Concert late');
   });
 });
 
