@@ -17,6 +17,7 @@ import { createAuthRepository } from './features/auth/auth.repository.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
 import type { OidcAdapter } from './features/auth/oidc.ts';
+import { createRateLimitCounter, sharedRateLimitStore } from './features/auth/rate-limiter.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { createEventsService } from './features/events/events.service.ts';
 import { createImageJob, type ImageJob } from './features/images/images.job.ts';
@@ -159,11 +160,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(compress, { threshold: 1024 });
   await app.register(cookie, { secret: deps.sessionSecret });
-  await app.register(rateLimit, { global: false });
+  // Limits count in the database, so every worker and instance on it counts together.
+  const rateCounter = createRateLimitCounter(database.db);
+  await app.register(rateLimit, { global: false, store: sharedRateLimitStore(rateCounter) });
   registerSameOrigin(app, env.PUBLIC_URL);
 
   const authRepo = createAuthRepository(database.db);
-  const auth = createAuthService({ repo: authRepo, clock, adminEmails: env.ADMIN_EMAILS });
+  const auth = createAuthService({ repo: authRepo, clock, adminEmails: env.ADMIN_EMAILS, limits: rateCounter });
   await app.register(authPlugin, { auth });
   const audit = createAuditRepository(database.db);
   await app.register(auditPlugin, { audit, clock });

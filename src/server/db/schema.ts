@@ -17,3 +17,4 @@ export * from '../features/quests/quests.table.ts';
 export * from '../features/ar/ar.table.ts';
 export * from '../features/memories/memories.table.ts';
 export * from '../features/recommendations/recommendations.table.ts';
+export * from '../features/auth/rate-limits.table.ts';

@@ -6,6 +6,7 @@ import { buildEvent, queryRows } from '../../test/factories.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { createAuthRepository } from '../auth/auth.repository.ts';
 import { createAuthService } from '../auth/auth.service.ts';
+import { createRateLimitCounter } from '../auth/rate-limiter.ts';
 import { createHealthService } from '../health/health.service.ts';
 import { securityScore } from './security.service.ts';
 
@@ -164,7 +165,7 @@ describe('users', () => {
 
   it('refuses a disabled account at OpenID Connect sign-in too, by subject or by email', async () => {
     const u = await newUser(t.app);
-    const auth = createAuthService({ repo: createAuthRepository(t.database.db), clock: t.clock, adminEmails: [] });
+    const auth = createAuthService({ repo: createAuthRepository(t.database.db), clock: t.clock, adminEmails: [], limits: createRateLimitCounter(t.database.db) });
     const claims = { sub: `sub-${u.user.id}`, email: u.user.email, emailVerified: true };
     expect((await auth.upsertOidcUser(claims)).id).toBe(u.user.id); // linked by email
     expect((await api('PATCH', `/api/admin/users/${u.user.id}`, { disabled: true })).statusCode).toBe(200);

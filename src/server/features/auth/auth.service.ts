@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.ts';
 import { conflict, rateLimited, unauthorized } from '../../errors.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { AuthRepository } from './auth.repository.ts';
-import { createKeyedLimiter } from './rate-limiter.ts';
+import { createKeyedLimiter, type RateLimitCounter } from './rate-limiter.ts';
 
 export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
@@ -27,13 +27,14 @@ export interface SessionInfo {
 }
 
 /** Accounts and sessions: the rules around the auth repository. */
-export function createAuthService(deps: { repo: AuthRepository; clock: Clock; adminEmails: string[] }) {
+export function createAuthService(deps: { repo: AuthRepository; clock: Clock; adminEmails: string[]; limits: RateLimitCounter }) {
   const { repo, clock } = deps;
   const isAdminEmail = (email: string) => deps.adminEmails.includes(email.toLowerCase());
-  const accountLimiter = createKeyedLimiter({ max: 10, windowMs: 15 * 60 * 1000, clock });
+  // Per account, whichever worker or instance the attempts reach (counted in the database).
+  const accountLimiter = createKeyedLimiter({ counter: deps.limits, prefix: 'account', max: 10, windowMs: 15 * 60 * 1000, now: () => clock.now() });
 
-  function limitAccount(email: string) {
-    const wait = accountLimiter.hit(email.toLowerCase());
+  async function limitAccount(email: string) {
+    const wait = await accountLimiter.hit(email.toLowerCase());
     if (wait > 0) throw rateLimited('Too many sign-in attempts for this account. Try again later.', wait);
   }
 
@@ -52,7 +53,7 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
 
   return {
     async signup(input: SignupBody): Promise<UserRow> {
-      limitAccount(input.email);
+      await limitAccount(input.email);
       if (await repo.findUserByEmail(input.email)) throw conflict('An account with this email already exists');
       const passwordHash = await hash(input.password, ARGON_OPTS);
       const user = await repo.insertUser(
@@ -69,7 +70,7 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
     },
 
     async login(email: string, password: string): Promise<UserRow> {
-      limitAccount(email);
+      await limitAccount(email);
       const user = await repo.findUserByEmail(email.trim());
       if (!user?.passwordHash) {
         dummyHash ??= hash('not-a-real-password', ARGON_OPTS);
@@ -78,7 +79,7 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
       }
       const ok = await verify(user.passwordHash, password).catch(() => false);
       if (!ok) throw unauthorized(INVALID_LOGIN);
-      accountLimiter.reset(email.toLowerCase());
+      await accountLimiter.reset(email.toLowerCase());
       return promoteIfListed(refuseDisabled(user));
     },
 
