@@ -43,7 +43,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     // No JIT: our queries are short, and a broad search's cost estimate crossed jit_above_cost,
     // spending 56 ms compiling for a 45 ms query (EXPLAIN ANALYZE over 100,000 events).
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: '-c jit=off' });
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: '-c jit=off -c max_parallel_workers_per_gather=0' });
     // An idle connection the server drops (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => console.warn(`database connection lost: ${err.message}`));
