@@ -247,7 +247,7 @@ export type DetailRow = SummaryRow & { event: Omit<typeof events.$inferSelect, '
 export const AGGREGATE_BUCKET_MS = 15_000;
 const AGGREGATE_MAX_ENTRIES = 2000;
 
-function createAggregateCache() {
+function createAggregateCache(onPrevious?: (now: Date) => void) {
   const entries = new Map<string, Promise<unknown>>();
   /** Values of loads that succeeded, for serving while their next bucket loads. */
   const values = new Map<string, unknown>();
@@ -287,6 +287,7 @@ function createAggregateCache() {
       const previous = `${base}|${bucket - 1}`;
       if (!entries.has(key) && values.has(previous)) {
         get(key, load).catch(() => undefined);
+        onPrevious?.(now);
         return Promise.resolve(values.get(previous) as T);
       }
       return get(key, load);
@@ -299,7 +300,9 @@ const filterKey = (f: EventFilter) => JSON.stringify({ ...f, now: Math.floor(f.n
 
 /** Queries on events, their sources and favourites; no rules here. */
 export function createEventsRepository(db: Db) {
-  const cached = createAggregateCache();
+  // Clock readings (requests) that were answered from the previous bucket.
+  const provisional = new WeakSet<Date>();
+  const cached = createAggregateCache((now) => provisional.add(now));
   const readVersionNow = async () => {
     // Both drivers answer execute() with { rows }.
     const result = (await db.execute(sql`select last_value::text || (case when is_called then '+' else '' end) as v from events_version_seq`)) as unknown as { rows: { v: string }[] };
@@ -561,6 +564,12 @@ export function createEventsRepository(db: Db) {
         return { values, estimated: true };
       });
     },
+
+    /**
+     * Whether a request (its clock reading) was answered with an aggregate of the previous clock
+     * bucket while the current one loads: such an answer is not to be kept for the bucket.
+     */
+    answeredFromPreviousBucket: (now: Date) => provisional.has(now),
 
     /** The events version: read once per clock reading (a request's `now`), or afresh without one. */
     version: (now?: Date) => (now ? versionFor({ now }) : readVersion()),

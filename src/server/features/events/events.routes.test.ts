@@ -305,3 +305,31 @@ describe('cached totals', () => {
     expect(await total('/api/events')).toBe(2);
   });
 });
+
+describe('answers shared by anonymous readers', () => {
+  it('sends a list, facets and stats again as they were until the events change, and keeps none for signed-in readers', async () => {
+    await buildEvent(t.database.db, { title: 'First', startDate: inHours(2) });
+    for (const url of ['/api/events?limit=5', '/api/events/facets', '/api/events/stats']) {
+      const a = await get(url);
+      const b = await get(url);
+      expect([a.headers['x-cache'], b.headers['x-cache']]).toEqual(['miss', 'hit']);
+      expect(b.body).toBe(a.body);
+      expect(b.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(b.headers.etag).toBe(a.headers.etag);
+    }
+    expect((await get('/api/events?limit=5')).headers['x-total-count']).toBe('1');
+    // Another URL is another answer.
+    expect((await get('/api/events?limit=6')).headers['x-cache']).toBe('miss');
+    // A change to the events moves the version: the next answer is read afresh.
+    await buildEvent(t.database.db, { title: 'Second', startDate: inHours(3) });
+    const after = await get('/api/events?limit=5');
+    expect(after.headers['x-cache']).toBe('miss');
+    expect(titles(after)).toEqual(['First', 'Second']);
+    expect(after.headers['x-total-count']).toBe('2');
+    // Signed in, hearts differ per person: read every time.
+    const { cookie } = await signupUser(t.app);
+    const mine = await get('/api/events?limit=5', cookie);
+    expect(mine.headers['x-cache']).toBeUndefined();
+    expect(titles(mine)).toEqual(['First', 'Second']);
+  });
+});

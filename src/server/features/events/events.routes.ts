@@ -19,6 +19,7 @@ import { publicOrigin } from '../../lib/origin.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import type { EventsService } from './events.service.ts';
+import { createAnswerCache } from './answer-cache.ts';
 import { toICalendar } from './ics.ts';
 
 const IdParams = z.object({ id: z.string().max(100) });
@@ -38,45 +39,66 @@ export interface EventsRoutesDeps {
   cityName: string;
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
- * HTTP revalidation for what anonymous readers share (lists, facets, stats): the answer carries a
- * weak ETag of the events version and clock bucket, and a request that already holds it gets 304
- * without a query run. Signed-in lists differ per person (their hearts) and are not tagged.
+ * What anonymous readers share (lists, facets, stats): the answer carries a weak ETag of the
+ * events version and clock bucket, and a request that already holds it gets 304 without a query
+ * run; an answer already given for the same URL under that tag is sent again as it was
+ * (`x-cache: hit`), serialized once. Signed-in lists differ per person (their hearts): neither
+ * tagged nor kept. Within a clock bucket (15 s) a kept list can still show an event that ended
+ * in it, as the totals can.
  */
-async function notModified(req: FastifyRequest, reply: FastifyReply, events: EventsService, now: Date): Promise<boolean> {
-  if (req.user) return false;
-  const tag = await events.listingTag(now);
-  reply.header('etag', tag).header('cache-control', 'no-cache');
-  if (req.headers['if-none-match'] !== tag) return false;
-  void reply.code(304).send();
-  return true;
+async function shared<T>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  deps: { events: EventsService; answers: ReturnType<typeof createAnswerCache> },
+  now: Date,
+  produce: () => Promise<{ body: T; headers?: Record<string, string> }>,
+): Promise<T | FastifyReply> {
+  if (req.user) {
+    const { body, headers } = await produce();
+    if (headers) void reply.headers(headers);
+    return body;
+  }
+  const tag = await deps.events.listingTag(now);
+  void reply.header('etag', tag).header('cache-control', 'no-cache');
+  if (req.headers['if-none-match'] === tag) return reply.code(304).send();
+  const key = `${tag} ${req.url}`;
+  const kept = deps.answers.get(key);
+  if (kept) return reply.headers({ ...kept.headers, 'x-cache': 'hit' }).type(JSON_TYPE).send(kept.body);
+  const { body, headers = {} } = await produce();
+  // The route's own serializer (its response schema), as a returned value would be sent.
+  const out = reply.serialize(body);
+  const text = typeof out === 'string' ? out : Buffer.from(out as ArrayBuffer).toString('utf8');
+  // An answer built on the previous bucket's totals (given while this bucket's load) is not kept.
+  if (!deps.events.isProvisional(now)) deps.answers.set(key, { body: text, headers });
+  return reply.headers({ ...headers, 'x-cache': 'miss' }).type(JSON_TYPE).send(text);
 }
 
 /** Reading events (public), favourites and calendars (signed in), and hand-entered events (admins). */
 export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { events } = deps;
+  const cache = { events, answers: createAnswerCache() };
 
   r.get('/api/events', { schema: { querystring: EventListQuery, response: { 200: z.array(EventSummary) } }, config: { access: 'public' } }, async (req, reply) => {
     const now = deps.clock.now();
-    if (await notModified(req, reply, events, now)) return reply;
-    const { items, total, estimated } = await events.list(req.query, viewerOf(req.user), now);
-    reply.header('x-total-count', String(total));
-    // Past EXACT_COUNT_LIMIT a filtered total is estimated (rounded to two figures) and says so.
-    if (estimated) reply.header('x-total-count-estimated', 'true');
-    return items;
+    return shared(req, reply, cache, now, async () => {
+      const { items, total, estimated } = await events.list(req.query, viewerOf(req.user), now);
+      // Past EXACT_COUNT_LIMIT a filtered total is estimated (rounded to two figures) and says so.
+      return { body: items, headers: { 'x-total-count': String(total), ...(estimated ? { 'x-total-count-estimated': 'true' } : {}) } };
+    });
   });
 
   r.get('/api/events/facets', { schema: { querystring: EventListQuery, response: { 200: EventFacets } }, config: { access: 'public' } }, async (req, reply) => {
     const now = deps.clock.now();
-    if (await notModified(req, reply, events, now)) return reply;
-    return events.facets(req.query, now);
+    return shared(req, reply, cache, now, async () => ({ body: await events.facets(req.query, now) }));
   });
 
   r.get('/api/events/stats', { schema: { response: { 200: EventStats } }, config: { access: 'public' } }, async (req, reply) => {
     const now = deps.clock.now();
-    if (await notModified(req, reply, events, now)) return reply;
-    return events.stats(now);
+    return shared(req, reply, cache, now, async () => ({ body: await events.stats(now) }));
   });
 
   r.get('/api/events/:id', { schema: { params: IdParams, response: { 200: EventDetail } }, config: { access: 'public' } }, async (req) => events.get(eventId(req.params.id), viewerOf(req.user)));

@@ -71,6 +71,9 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return `W/"ev-${await repo.version(now)}-${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}"`;
     },
 
+    /** Whether an answer given at `now` used a whole-listing aggregate of the previous clock bucket (see `bucketed`). */
+    isProvisional: (now: Date) => repo.answeredFromPreviousBucket(now),
+
     /** One event; a record merged into another answers as that event (a saved link keeps working). */
     async get(id: string, viewer: Viewer | null): Promise<EventDetail> {
       let row = await repo.findById(id, viewer?.id ?? null);
