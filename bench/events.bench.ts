@@ -365,6 +365,9 @@ async function load(q: Query, now: number, kind: Database['kind'], total: number
   await q('vacuum analyze events');
   await q('vacuum analyze event_sources');
   await q('vacuum analyze venues');
+  // The load's dirty pages are written out now, not by a checkpoint in the middle of a phase
+  // (which stalled every request for half a second on this machine's disk).
+  if (kind === 'postgres') await q('checkpoint').catch((err: unknown) => console.log(`  (no CHECKPOINT: ${err instanceof Error ? err.message : String(err)})`));
   const analyzeMs = performance.now() - t2;
   const [{ n, cards }] = (await q(`select count(*)::int as n, count(distinct series_key)::int as cards from events where status = 'approved' and end_date > now()`)).rows as [{ n: number; cards: number }];
   const [{ size }] = (await q(`select pg_size_pretty(pg_total_relation_size('events')) as size`)).rows as [{ size: string }];
