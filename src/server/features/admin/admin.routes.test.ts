@@ -167,7 +167,7 @@ describe('users', () => {
     const u = await newUser(t.app);
     const auth = createAuthService({ repo: createAuthRepository(t.database.db), clock: t.clock, adminEmails: [], limits: createRateLimitCounter(t.database.db) });
     const claims = { sub: `sub-${u.user.id}`, email: u.user.email, emailVerified: true };
-    expect((await auth.upsertOidcUser(claims)).id).toBe(u.user.id); // linked by email
+    expect((await auth.upsertOidcUser(claims)).user.id).toBe(u.user.id); // linked by email
     expect((await api('PATCH', `/api/admin/users/${u.user.id}`, { disabled: true })).statusCode).toBe(200);
     await expect(auth.upsertOidcUser(claims)).rejects.toThrow('This account is disabled');
     await t.database.db.execute(sql`update users set oidc_subject = null where id = ${u.user.id}`);

@@ -61,9 +61,11 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
       req.log.warn({ err }, 'OpenID Connect callback failed');
       throw unauthorized('Sign-in with your provider failed; please try again');
     });
-    const user = await deps.auth.upsertOidcUser(claims);
+    const { user, created } = await deps.auth.upsertOidcUser(claims);
     await startSession(req, reply, user);
-    return reply.redirect(safeReturnTo(returnTo));
+    // A new account takes the welcome step first (interests, places), then goes where it was going.
+    const to = safeReturnTo(returnTo);
+    return reply.redirect(created ? `/welcome?returnTo=${encodeURIComponent(to)}` : to);
   });
 
   r.get('/api/logout', { config: { access: 'public' } }, async (req, reply) => {

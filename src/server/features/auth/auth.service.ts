@@ -83,7 +83,10 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
       return promoteIfListed(refuseDisabled(user));
     },
 
-    /** Finds or creates the user an OpenID provider vouched for; links by verified email. */
+    /**
+     * Finds or creates the user an OpenID provider vouched for; links by verified email.
+     * `created` says the account is new (it goes through the welcome step, as a local sign-up does).
+     */
     async upsertOidcUser(claims: {
       sub: string;
       email: string;
@@ -91,15 +94,15 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
       firstName?: string;
       lastName?: string;
       picture?: string;
-    }): Promise<UserRow> {
+    }): Promise<{ user: UserRow; created: boolean }> {
       const bySubject = await repo.findUserByOidcSubject(claims.sub);
-      if (bySubject) return promoteIfListed(refuseDisabled(bySubject));
+      if (bySubject) return { user: await promoteIfListed(refuseDisabled(bySubject)), created: false };
       if (!claims.emailVerified) throw unauthorized('Your sign-in provider has not verified your email address');
       const byEmail = await repo.findUserByEmail(claims.email);
       if (byEmail) {
         refuseDisabled(byEmail);
         const linked = await repo.updateUser(byEmail.id, { oidcSubject: claims.sub });
-        return promoteIfListed(linked ?? byEmail);
+        return { user: await promoteIfListed(linked ?? byEmail), created: false };
       }
       const created = await repo.insertUser(
         {
@@ -112,7 +115,7 @@ export function createAuthService(deps: { repo: AuthRepository; clock: Clock; ad
         isAdminEmail(claims.email),
       );
       if (!created) throw conflict('An account with this email already exists');
-      return created;
+      return { user: created, created: true };
     },
 
     /** Starts a fresh session (a new id on every sign-in); returns the cookie value. */

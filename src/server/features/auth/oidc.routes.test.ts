@@ -331,7 +331,8 @@ describe('OpenID Connect sign-in against a real provider', () => {
 
     const callback = await request(callbackUrl, { jar });
     expect(callback.status, `${callback.body}\n${app?.output()}`).toBe(302);
-    expect(callback.headers.location).toBe('/map');
+    // A new account takes the welcome step, then goes where it was going.
+    expect(callback.headers.location).toBe('/welcome?returnTo=%2Fmap');
     expect(setsSession(callback)).toBe(true);
     expect(jar.get(new URL(appOrigin).host, 'tb_oidc')).toBeUndefined();
 
@@ -349,6 +350,7 @@ describe('OpenID Connect sign-in against a real provider', () => {
     const second = await signInAtProvider(again, '/');
     const callback2 = await request(second.callbackUrl, { jar: again });
     expect(callback2.status).toBe(302);
+    expect(callback2.headers.location).toBe('/');
     expect(setsSession(callback2)).toBe(true);
     const me2 = await request(new URL('/api/auth/user', appOrigin), { jar: again });
     expect(JSON.parse(me2.body)).toMatchObject({ id: JSON.parse(me.body).id, email: ACCOUNT.email });
