@@ -2,29 +2,12 @@ import { Camera, CameraOff, CheckCircle2, Loader2, QrCode, ScanLine, Sparkles } 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEMO_QR, type QrScanResult } from '../../../contract/gaming.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { useQrCamera } from '../../lib/qr-camera.ts';
 import { formatPoints } from './gaming-format.ts';
 import { qrScanErrorMessage, useQrDemo, useQrScan } from './gaming.queries.ts';
 
-/** How often a camera frame is decoded. */
-export const SCAN_INTERVAL_MS = 150;
-/** Frames wider than this are scaled down before decoding (plenty for a code filling the view). */
-const MAX_DECODE_WIDTH = 800;
-
-export const CAMERA_DENIED = 'Camera access denied. Please allow camera permissions.';
-export const CAMERA_MISSING = 'No camera was found on this device.';
-export const CAMERA_BUSY = 'The camera is in use by another app. Close it and try again.';
-export const CAMERA_UNAVAILABLE = 'This browser cannot use the camera here. Open Townbeat over HTTPS to scan codes.';
-export const CAMERA_FAILED = 'The camera could not be started. Please try again.';
-export const DECODER_FAILED = 'The QR reader could not be loaded. Check your connection and try again.';
-
-/** The message for a failed getUserMedia (spec section 8: a denied camera). */
-export function cameraErrorMessage(err: unknown): string {
-  const name = err instanceof Error || (typeof err === 'object' && err !== null && 'name' in err) ? String((err as { name: unknown }).name) : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError') return CAMERA_DENIED;
-  if (name === 'NotFoundError' || name === 'DevicesNotFoundError' || name === 'OverconstrainedError') return CAMERA_MISSING;
-  if (name === 'NotReadableError' || name === 'TrackStartError' || name === 'AbortError') return CAMERA_BUSY;
-  return CAMERA_FAILED;
-}
+// The camera's messages, shared with the vendor's pickup scanner (lib/qr-camera.ts).
+export { CAMERA_BUSY, CAMERA_DENIED, CAMERA_FAILED, CAMERA_MISSING, CAMERA_UNAVAILABLE, cameraErrorMessage, DECODER_FAILED, SCAN_INTERVAL_MS } from '../../lib/qr-camera.ts';
 
 /**
  * idle → starting → active (camera on, decoding) → processing (asking the server) → success, or
@@ -32,16 +15,10 @@ export function cameraErrorMessage(err: unknown): string {
  */
 export type ScanPhase = 'idle' | 'starting' | 'active' | 'demo' | 'processing' | 'success';
 
-type JsQr = typeof import('jsqr').default;
-
-/** The scanner's state machine: the camera, the decoding loop, the demo and the server call. */
+/** The scanner's state machine: the camera and its decoding loop (useQrCamera), the demo and the server call. */
 export function useQrScanner() {
-  const videoRef = useRef<HTMLVideoElement | null>(null);
-  const streamRef = useRef<MediaStream | null>(null);
-  const loopRef = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
+  const { videoRef, newRun, isCurrent, startCamera, stopCamera } = useQrCamera();
   const demoTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // Every start, stop and unmount bumps the run: late answers of an older run are ignored.
-  const run = useRef(0);
   const [phase, setPhase] = useState<ScanPhase>('idle');
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<QrScanResult | null>(null);
@@ -50,32 +27,23 @@ export function useQrScanner() {
   const { mutateAsync: scanAsync } = scan;
   const { mutateAsync: demoAsync } = demo;
 
-  const stopCamera = useCallback(() => {
-    clearInterval(loopRef.current);
-    loopRef.current = undefined;
+  // Every start, stop and reset begins a new run (the camera's and the demo's late answers of an
+  // older one are ignored); closing the modal or leaving the page turns the camera off.
+  const begin = useCallback(() => {
     clearTimeout(demoTimer.current);
-    streamRef.current?.getTracks().forEach((t) => t.stop());
-    streamRef.current = null;
-    if (videoRef.current) videoRef.current.srcObject = null;
-  }, []);
-
-  // Closing the modal or leaving the page turns the camera off.
-  useEffect(
-    () => () => {
-      run.current += 1;
-      stopCamera();
-    },
-    [stopCamera],
-  );
+    return newRun();
+  }, [newRun]);
+  useEffect(() => () => clearTimeout(demoTimer.current), []);
 
   const fail = useCallback(
     (id: number, message: string) => {
-      if (id !== run.current) return;
+      if (!isCurrent(id)) return;
+      clearTimeout(demoTimer.current);
       stopCamera();
       setError(message);
       setPhase('idle');
     },
-    [stopCamera],
+    [isCurrent, stopCamera],
   );
 
   const submit = useCallback(
@@ -83,102 +51,43 @@ export function useQrScanner() {
       setPhase('processing');
       try {
         const res = await scanAsync(qrData);
-        if (id !== run.current) return;
+        if (!isCurrent(id)) return;
         setResult(res);
         setPhase('success');
       } catch (err) {
         fail(id, qrScanErrorMessage(err));
       }
     },
-    [scanAsync, fail],
+    [scanAsync, fail, isCurrent],
   );
 
   const start = useCallback(async () => {
-    run.current += 1;
-    const id = run.current;
-    stopCamera();
+    const id = begin();
     setError(null);
     setResult(null);
-    if (!navigator.mediaDevices?.getUserMedia) {
-      fail(id, CAMERA_UNAVAILABLE);
-      return;
-    }
     setPhase('starting');
-    // The decoder is its own chunk, fetched only now, while the camera starts.
-    const decoder: Promise<JsQr> = import('jsqr').then((m) => m.default);
-    decoder.catch(() => undefined);
-    let stream: MediaStream;
-    try {
-      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
-    } catch (err) {
-      fail(id, cameraErrorMessage(err));
-      return;
-    }
-    if (id !== run.current) {
-      stream.getTracks().forEach((t) => t.stop());
-      return;
-    }
-    streamRef.current = stream;
-    setPhase('active');
-    const video = videoRef.current;
-    if (!video) {
-      fail(id, CAMERA_FAILED);
-      return;
-    }
-    video.srcObject = stream;
-    video.play().catch(() => undefined);
-
-    let jsQR: JsQr;
-    try {
-      jsQR = await decoder;
-    } catch {
-      fail(id, DECODER_FAILED);
-      return;
-    }
-    if (id !== run.current) return;
-    const canvas = document.createElement('canvas');
-    const ctx = canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) {
-      fail(id, CAMERA_FAILED);
-      return;
-    }
-    loopRef.current = setInterval(() => {
-      if (id !== run.current || video.readyState < 2 || !video.videoWidth) return;
-      const scale = Math.min(1, MAX_DECODE_WIDTH / video.videoWidth);
-      const w = Math.round(video.videoWidth * scale);
-      const h = Math.round(video.videoHeight * scale);
-      if (canvas.width !== w || canvas.height !== h) {
-        canvas.width = w;
-        canvas.height = h;
-      }
-      ctx.drawImage(video, 0, 0, w, h);
-      const code = jsQR(ctx.getImageData(0, 0, w, h).data, w, h, { inversionAttempts: 'dontInvert' });
-      if (code?.data) {
-        stopCamera();
-        void submit(id, code.data);
-      }
-    }, SCAN_INTERVAL_MS);
-  }, [fail, stopCamera, submit]);
+    await startCamera(id, {
+      onActive: () => setPhase('active'),
+      onCode: (text) => void submit(id, text),
+      onFail: (message) => fail(id, message),
+    });
+  }, [begin, fail, startCamera, submit]);
 
   const stop = useCallback(() => {
-    run.current += 1;
-    stopCamera();
+    begin();
     setPhase('idle');
-  }, [stopCamera]);
+  }, [begin]);
 
   const reset = useCallback(() => {
-    run.current += 1;
-    stopCamera();
+    begin();
     setError(null);
     setResult(null);
     setPhase('idle');
-  }, [stopCamera]);
+  }, [begin]);
 
   /** The demo: a personal demo code from the server, 2 s of simulated scanning, then the real check. */
   const runDemo = useCallback(async () => {
-    run.current += 1;
-    const id = run.current;
-    stopCamera();
+    const id = begin();
     setError(null);
     setResult(null);
     setPhase('demo');
@@ -187,12 +96,12 @@ export function useQrScanner() {
     });
     try {
       const [code] = await Promise.all([demoAsync(), wait]);
-      if (id !== run.current) return;
+      if (!isCurrent(id)) return;
       await submit(id, code.qrData);
     } catch (err) {
       fail(id, qrScanErrorMessage(err));
     }
-  }, [demoAsync, fail, stopCamera, submit]);
+  }, [begin, demoAsync, fail, isCurrent, submit]);
 
   return { videoRef, phase, error, result, start, stop, reset, runDemo };
 }
