@@ -6,20 +6,35 @@ describe('createAnswerCache', () => {
     const body = 'x'.repeat(800);
     // Each entry weighs its key, its body and 200 bytes of bookkeeping: about 1,000 bytes.
     const cache = createAnswerCache(3000);
-    cache.set('a', { body, headers: {} });
-    cache.set('b', { body, headers: {} });
-    expect(cache.get('a')?.body).toBe(body); // a is now the most recently used
-    cache.set('c', { body, headers: { 'x-total-count': '3' } });
+    cache.set('a', { body, headers: {}, at: 0 });
+    cache.set('b', { body, headers: {}, at: 0 });
+    expect(cache.get('a', 1)?.body).toBe(body); // a is now the most recently used
+    cache.set('c', { body, headers: { 'x-total-count': '3' }, at: 0 });
     expect(cache.size).toBe(2);
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')).toBeDefined();
-    expect(cache.get('c')?.headers).toEqual({ 'x-total-count': '3' });
+    expect(cache.get('b', 1)).toBeUndefined();
+    expect(cache.get('a', 1)).toBeDefined();
+    expect(cache.get('c', 1)?.headers).toEqual({ 'x-total-count': '3' });
     expect(cache.bytes).toBeLessThanOrEqual(3000);
     // Replacing an entry does not count it twice; an answer larger than the bound is not kept.
-    cache.set('c', { body: 'y', headers: {} });
-    expect(cache.get('c')?.body).toBe('y');
-    cache.set('huge', { body: 'z'.repeat(5000), headers: {} });
-    expect(cache.get('huge')).toBeUndefined();
+    cache.set('c', { body: 'y', headers: {}, at: 0 });
+    expect(cache.get('c', 1)?.body).toBe('y');
+    cache.set('huge', { body: 'z'.repeat(5000), headers: {}, at: 0 });
+    expect(cache.get('huge', 1)).toBeUndefined();
     expect(cache.size).toBe(2);
+  });
+
+  it('answers for 15 s from the making of each answer, not of a clock bucket', () => {
+    const cache = createAnswerCache(1_000_000, 15_000);
+    cache.set('early', { body: 'e', headers: {}, at: 1_000 });
+    cache.set('late', { body: 'l', headers: {}, at: 14_000 });
+    expect(cache.get('early', 15_999)?.body).toBe('e');
+    expect(cache.get('early', 16_000)).toBeUndefined();
+    expect(cache.get('late', 28_999)?.body).toBe('l');
+    expect(cache.get('late', 29_000)).toBeUndefined();
+    // A clock set back (a test's manual clock) never answers from the future.
+    cache.set('future', { body: 'f', headers: {}, at: 50_000 });
+    expect(cache.get('future', 40_000)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
   });
 });

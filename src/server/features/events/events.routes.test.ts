@@ -326,6 +326,17 @@ describe('answers shared by anonymous readers', () => {
     expect(after.headers['x-cache']).toBe('miss');
     expect(titles(after)).toEqual(['First', 'Second']);
     expect(after.headers['x-total-count']).toBe('2');
+    // An answer lasts 15 s from its making, into the next clock bucket, with its own tag.
+    t.clock.set(new Date(NOW.getTime() + 10_000));
+    const made = await get('/api/events?limit=7');
+    t.clock.set(new Date(NOW.getTime() + 16_000));
+    const kept = await get('/api/events?limit=7');
+    expect([made.headers['x-cache'], kept.headers['x-cache']]).toEqual(['miss', 'hit']);
+    expect(kept.headers.etag).toBe(made.headers.etag);
+    t.clock.set(new Date(NOW.getTime() + 25_000));
+    const renewed = await get('/api/events?limit=7');
+    expect(renewed.headers['x-cache']).toBe('miss');
+    expect(renewed.headers.etag).not.toBe(made.headers.etag);
     // Signed in, hearts differ per person: read every time.
     const { cookie } = await signupUser(t.app);
     const mine = await get('/api/events?limit=5', cookie);

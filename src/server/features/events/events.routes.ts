@@ -44,10 +44,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * What anonymous readers share (lists, facets, stats): the answer carries a weak ETag of the
  * events version and clock bucket, and a request that already holds it gets 304 without a query
- * run; an answer already given for the same URL under that tag is sent again as it was
- * (`x-cache: hit`), serialized once. Signed-in lists differ per person (their hearts): neither
- * tagged nor kept. Within a clock bucket (15 s) a kept list can still show an event that ended
- * in it, as the totals can.
+ * run; an answer already given for the same URL under that version, less than 15 s ago, is sent
+ * again as it was (`x-cache: hit`), serialized once. Signed-in lists differ per person (their
+ * hearts): neither tagged nor kept. A kept list can still show an event that ended in those 15 s,
+ * as the totals can.
  */
 async function shared<T>(
   req: FastifyRequest,
@@ -64,15 +64,16 @@ async function shared<T>(
   const tag = await deps.events.listingTag(now);
   void reply.header('etag', tag).header('cache-control', 'no-cache');
   if (req.headers['if-none-match'] === tag) return reply.code(304).send();
-  const key = `${tag} ${req.url}`;
-  const kept = deps.answers.get(key);
+  const key = `${await deps.events.listingVersion(now)} ${req.url}`;
+  const kept = deps.answers.get(key, now.getTime());
   if (kept) return reply.headers({ ...kept.headers, 'x-cache': 'hit' }).type(JSON_TYPE).send(kept.body);
   const { body, headers = {} } = await produce();
   // The route's own serializer (its response schema), as a returned value would be sent.
   const out = reply.serialize(body);
   const text = typeof out === 'string' ? out : Buffer.from(out as ArrayBuffer).toString('utf8');
   // An answer built on the previous bucket's totals (given while this bucket's load) is not kept.
-  if (!deps.events.isProvisional(now)) deps.answers.set(key, { body: text, headers });
+  // Kept with its own tag: sent again in the next bucket, it still names the bucket it was made in.
+  if (!deps.events.isProvisional(now)) deps.answers.set(key, { body: text, headers: { ...headers, etag: tag }, at: now.getTime() });
   return reply.headers({ ...headers, 'x-cache': 'miss' }).type(JSON_TYPE).send(text);
 }
 

@@ -71,6 +71,9 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return `W/"ev-${await repo.version(now)}-${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}"`;
     },
 
+    /** The events version as read for the request's clock reading (the one listingTag reads). */
+    listingVersion: (now: Date) => repo.version(now),
+
     /** Whether an answer given at `now` used a whole-listing aggregate of the previous clock bucket (see `bucketed`). */
     isProvisional: (now: Date) => repo.answeredFromPreviousBucket(now),
 
