@@ -895,7 +895,7 @@ async function pgliteCrowdBlock() {
 async function main() {
   console.log(`Events benchmark: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${loadAverage()} at start`);
   console.log(`(every phase sends different requests: pages, categories, words, places and windows vary; ${REQUESTS_PER_KIND} requests per kind alone)`);
-  console.log('(an anonymous answer already given for the same URL under the same events version and 15 s clock bucket is sent again from the server\'s shared-answer cache: "cached" is that share)');
+  console.log('(an anonymous answer already given for the same URL under the same events version, less than 15 s before, is sent again from the server\'s shared-answer cache: "cached" is that share)');
   if (ONLY !== 'pglite') {
     const url = process.env.DATABASE_URL ?? (await postgresUrl());
     if (url) await withBenchDatabase(url, (database) => postgresBlock(database));
