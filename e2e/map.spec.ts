@@ -1,4 +1,4 @@
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { hasChromium, NO_CHROMIUM, newUser } from './fixtures.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
@@ -26,7 +26,7 @@ test('Find Me, the node markers over the neighbourhoods, and Submit Evidence com
   // No tile server in tests: the neighbourhood layer is drawn and the markers sit on it.
   const map = page.getByTestId('quest-map');
   await expect(map.getByTestId('quest-marker')).toHaveCount(10);
-  await expect(map.locator('.tb-hood-label span', { hasText: 'Kerns' })).toBeVisible();
+  await expect(map.locator('.tb-hood-label span', { hasText: 'Downtown' })).toBeVisible();
   await expect(map.locator('path.leaflet-interactive, path').first()).toBeAttached();
   await expect(page.getByText('Neighbourhood map')).toBeVisible();
 
@@ -53,6 +53,39 @@ test('Find Me, the node markers over the neighbourhoods, and Submit Evidence com
   await expect(details.getByTestId('evidence-result')).toHaveText('You already completed this node.');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('total-points')).toHaveText(`${before + POND.points} points`);
+  await context.close();
+});
+
+/** The neighbourhood names the map shows (not hidden to make room), as screen boxes. */
+const shownLabels = (page: Page) =>
+  page
+    .getByTestId('quest-map')
+    .locator('.tb-hood-label span')
+    .evaluateAll((els) =>
+      els
+        .filter((e) => getComputedStyle(e).visibility !== 'hidden')
+        .map((e) => {
+          const r = e.getBoundingClientRect();
+          return { name: e.textContent, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        }),
+    );
+
+test('on a phone, neighbourhood names never overlap; zooming in makes room for more', async ({ browser, baseURL }) => {
+  const { context, page } = await memberAtThePond(browser, baseURL!);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/map');
+  const map = page.getByTestId('quest-map');
+  await expect(map.locator('.tb-hood-label span').first()).toBeVisible();
+  const before = await shownLabels(page);
+  expect(before.length).toBeGreaterThan(3);
+  for (const [i, a] of before.entries()) {
+    for (const b of before.slice(i + 1)) {
+      const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+      expect(apart, `${a.name} overlaps ${b.name}`).toBe(true);
+    }
+  }
+  await map.getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(async () => (await shownLabels(page)).length).toBeGreaterThan(before.length);
   await context.close();
 });
 

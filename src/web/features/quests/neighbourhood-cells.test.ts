@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundsOf, gridClusters, neighbourhoodCells } from './neighbourhood-cells.ts';
+import { boundsOf, gridClusters, labelsThatFit, neighbourhoodCells } from './neighbourhood-cells.ts';
 
 describe('neighbourhoodCells', () => {
   it('splits the box between the sites, each cell holding its own site', () => {
@@ -28,5 +28,21 @@ describe('gridClusters', () => {
   it('groups points falling in the same screen cell', () => {
     const pts = [{ x: 1, y: 1 }, { x: 10, y: 20 }, { x: 100, y: 5 }];
     expect(gridClusters(pts, (p) => p, 56).map((c) => c.length)).toEqual([2, 1]);
+  });
+});
+
+describe('labelsThatFit', () => {
+  const box = (left: number, top: number, width = 60, height = 14) => ({ left, top, right: left + width, bottom: top + height });
+  it('shows labels in order, leaving out each that would overlap one already shown', () => {
+    // b overlaps a; c is clear of a but overlaps b (hidden, so c shows); d sits just past a's gap.
+    const a = box(0, 0);
+    const b = box(40, 5);
+    const c = box(90, 10);
+    const d = box(0, 17);
+    const e = box(0, 15);
+    expect(labelsThatFit([a, b, c, d, e])).toEqual([true, false, true, true, false]);
+  });
+  it('shows every label when none overlaps', () => {
+    expect(labelsThatFit([box(0, 0), box(100, 0), box(0, 100)])).toEqual([true, true, true]);
   });
 });

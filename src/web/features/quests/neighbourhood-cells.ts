@@ -76,3 +76,23 @@ export function gridClusters<T>(items: T[], project: (item: T) => { x: number; y
   }
   return [...cells.values()];
 }
+
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/**
+ * Which labels to show so that none overlaps another (with `gapPx` around each): in the order
+ * given, a label is shown when it clears every label already shown. Zoomed in, they all fit.
+ */
+export function labelsThatFit(boxes: Box[], gapPx = 3): boolean[] {
+  const shown: Box[] = [];
+  return boxes.map((b) => {
+    const clear = shown.every((s) => b.right + gapPx <= s.left || b.left >= s.right + gapPx || b.bottom + gapPx <= s.top || b.top >= s.bottom + gapPx);
+    if (clear) shown.push(b);
+    return clear;
+  });
+}

@@ -4,7 +4,7 @@ import type { CityConfig } from '../../../contract/city.ts';
 import type { EventSummary } from '../../../contract/events.ts';
 import type { QuestNode } from '../../../contract/quests.ts';
 import { categoryStyle } from '../events/event-card.tsx';
-import { boundsOf, gridClusters, neighbourhoodCells } from './neighbourhood-cells.ts';
+import { boundsOf, gridClusters, labelsThatFit, neighbourhoodCells } from './neighbourhood-cells.ts';
 
 export interface QuestMapProps {
   city: CityConfig;
@@ -66,13 +66,23 @@ export function QuestMap(props: QuestMapProps) {
       if (cell.ring.length < 3) continue;
       L.polygon(cell.ring, { color: '#64748b', weight: 1, opacity: 0.7, fillColor: '#94a3b8', fillOpacity: tileUrl ? 0.04 : 0.12, interactive: false }).addTo(background);
     }
-    for (const n of city.neighbourhoods) {
+    const labels = city.neighbourhoods.map((n) =>
       L.marker([n.lat, n.lng], {
         interactive: false,
         keyboard: false,
         icon: L.divIcon({ className: 'tb-hood-label', html: `<span>${escapeHtml(n.name)}</span>`, iconSize: [0, 0] }),
-      }).addTo(background);
-    }
+      }).addTo(background),
+    );
+    // On a phone the whole city fits in a few hundred pixels: names that would overlap an earlier
+    // one (in the city's order) are hidden until zooming in makes room.
+    const declutter = () => {
+      const spans = labels.map((marker) => marker.getElement()?.firstElementChild as HTMLElement | null | undefined);
+      for (const span of spans) if (span) span.style.visibility = '';
+      const fits = labelsThatFit(spans.map((span) => span?.getBoundingClientRect() ?? { left: 0, top: 0, right: 0, bottom: 0 }));
+      spans.forEach((span, i) => {
+        if (span && !fits[i]) span.style.visibility = 'hidden';
+      });
+    };
     if (tileUrl) {
       const tiles = L.tileLayer(tileUrl, { maxZoom: 19, attribution: '&copy; map tiles' });
       let errors = 0;
@@ -90,6 +100,8 @@ export function QuestMap(props: QuestMapProps) {
       if (latest.current.placing) latest.current.onPlace(e.latlng.lat, e.latlng.lng);
     });
     m.on('zoomend', () => setZoom(m.getZoom()));
+    m.on('zoomend resize', declutter);
+    declutter();
     setZoom(m.getZoom());
     layers.current = { nodes: L.layerGroup().addTo(m), me: L.layerGroup().addTo(m), events: L.layerGroup().addTo(m) };
     return () => {
