@@ -1,5 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rateLimits } from './rate-limits.table.ts';
 
@@ -41,11 +41,14 @@ export function createRateLimitCounter(db: Db) {
     },
     /** The current window's hits on `key` (0 when none), without counting one. */
     async peek(key: string, nowMs: number): Promise<{ hits: number; resetAtMs: number }> {
-      const [row] = await db.select().from(rateLimits).where(sql`${rateLimits.key} = ${key} and ${rateLimits.resetAt} > ${new Date(nowMs).toISOString()}::timestamptz`);
+      const [row] = await db
+        .select()
+        .from(rateLimits)
+        .where(and(eq(rateLimits.key, key), gt(rateLimits.resetAt, new Date(nowMs))));
       return row ? { hits: row.hits, resetAtMs: row.resetAt.getTime() } : { hits: 0, resetAtMs: 0 };
     },
     async reset(key: string): Promise<void> {
-      await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
+      await db.delete(rateLimits).where(eq(rateLimits.key, key));
     },
   };
 }

@@ -571,8 +571,8 @@ export function createEventsRepository(db: Db) {
      */
     answeredFromPreviousBucket: (now: Date) => provisional.has(now),
 
-    /** The events version: read once per clock reading (a request's `now`), or afresh without one. */
-    version: (now?: Date) => (now ? versionFor({ now }) : readVersion()),
+    /** The events version, read once per clock reading (a request's `now`). */
+    version: (now: Date) => versionFor({ now }),
 
     /** Runs an aggregate once per events version, key and clock bucket (see AGGREGATE_BUCKET_MS and `bucketed`). */
     cachedAggregate<T>(version: string, key: string, now: Date, load: () => PromiseLike<T>): Promise<T> {

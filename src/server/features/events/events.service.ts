@@ -67,7 +67,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
      * and the clock's bucket (events that end leave the lists). A weak ETag for anonymous readers.
      * Given the request's clock reading, the answer reuses the version read for it (one read).
      */
-    async listingTag(now = clock.now()): Promise<string> {
+    async listingTag(now: Date): Promise<string> {
       return `W/"ev-${await repo.version(now)}-${Math.floor(now.getTime() / AGGREGATE_BUCKET_MS)}"`;
     },
 
