@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WS_RECONNECT_DELAY_MS } from '../../contract/realtime.ts';
 import { applyServerMessage, connectRealtime, EVENT_UPDATE_COALESCE_MS } from './realtime-client.ts';
@@ -49,6 +49,28 @@ describe('applyServerMessage', () => {
     client.setQueryData(['/api/auth/user'], { id: 'u1', points: 5 });
     applyServerMessage(client, { type: 'gaming_update', data: { points: 20 } });
     expect(client.getQueryData<{ points: number }>(['/api/auth/user'])?.points).toBe(20);
+  });
+
+  it('keeps new points when a fetch of the user started before them answers later', async () => {
+    const client = new QueryClient();
+    client.setQueryData(['/api/auth/user'], { id: 'u1', points: 0 });
+    // The server's total: 5 when the first fetch is asked, 10 once the second award is paid.
+    let serverPoints = 5;
+    const answers: Array<() => void> = [];
+    const queryFn = () => {
+      const points = serverPoints;
+      return new Promise<{ id: string; points: number }>((resolve) => answers.push(() => resolve({ id: 'u1', points })));
+    };
+    const observer = new QueryObserver(client, { queryKey: ['/api/auth/user'], queryFn });
+    const unsubscribe = observer.subscribe(() => {});
+    void client.invalidateQueries({ queryKey: ['/api/auth/user'] }); // e.g. after a favourite: asks while the total is 5
+    await vi.waitFor(() => expect(answers.length).toBeGreaterThan(0));
+    serverPoints = 10;
+    applyServerMessage(client, { type: 'gaming_update', data: { points: 10 } });
+    for (const answer of answers) answer(); // the stale answer (5) arrives after the message
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(client.getQueryData<{ points: number }>(['/api/auth/user'])?.points).toBe(10);
+    unsubscribe();
   });
 });
 

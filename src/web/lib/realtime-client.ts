@@ -37,12 +37,22 @@ export function catchUp(client: QueryClient, afterGap: boolean) {
   if (afterGap) refreshEventsSoon(client);
 }
 
+/**
+ * New points: the chip at once, and every gaming view from the server. A fetch of the signed-in
+ * user started before these points were paid may still be in flight; its older total would land
+ * after this one and stay. Invalidating the user cancels that fetch and asks again, and the answer
+ * can only be this total or a newer one (points are announced after their transaction commits).
+ */
+export function applyNewTotal(client: QueryClient, total: number) {
+  client.setQueryData<AuthUser | null>(['/api/auth/user'], (u) => (u ? { ...u, points: total } : u));
+  for (const key of ['/api/auth/user', ...GAMING_KEYS]) void client.invalidateQueries({ queryKey: [key] });
+}
+
 /** Applies one server message to the query cache, so every screen updates without a reload. */
 export function applyServerMessage(client: QueryClient, msg: ServerMessage, onNotification?: (data: Record<string, unknown>) => void) {
   switch (msg.type) {
     case 'gaming_update':
-      client.setQueryData<AuthUser | null>(['/api/auth/user'], (u) => (u ? { ...u, points: msg.data.points } : u));
-      for (const key of GAMING_KEYS) void client.invalidateQueries({ queryKey: [key] });
+      applyNewTotal(client, msg.data.points);
       break;
     case 'event_update':
       refreshEventsSoon(client);

@@ -1,5 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { AuthUser } from '../../../contract/auth.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ActivityResponse,
   AwardPointsBody,
@@ -15,7 +14,8 @@ import type {
 } from '../../../contract/gaming.ts';
 import type { NotificationListResponse, UnreadResponse } from '../../../contract/notifications.ts';
 import { apiJson, ApiError, throwIfResNotOk } from '../../lib/api-client.ts';
-import { AUTH_USER_KEY, useAuth } from '../auth/auth.queries.ts';
+import { useAuth } from '../auth/auth.queries.ts';
+import { applyNewTotal } from '../../lib/realtime-client.ts';
 import { notify } from './notification-store.ts';
 
 /** Spec section 9: gaming progress is polled every 30 s, the leaderboard every 60 s. */
@@ -120,14 +120,6 @@ export function useMarkRead() {
       client.setQueryData<NotificationListResponse>(GAMING_KEYS.notifications, (prev) => (prev ? { ...prev, unread: res.unread } : prev));
     },
   });
-}
-
-/** After points change: the chip at once, and every gaming view from the server. */
-export function applyNewTotal(client: QueryClient, total: number) {
-  client.setQueryData<AuthUser | null>(AUTH_USER_KEY, (u) => (u ? { ...u, points: total } : u));
-  for (const key of ['/api/gaming/progress', '/api/gaming/leaderboard', '/api/user/stats', '/api/user/activities', '/api/user/badges']) {
-    void client.invalidateQueries({ queryKey: [key] });
-  }
 }
 
 export const AWARD_ERROR_TITLE = 'Points Error';
