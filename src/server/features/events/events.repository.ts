@@ -301,6 +301,22 @@ function createAggregateCache(onPrevious?: (now: Date) => void) {
 /** The filter as a cache key: everything but `now`, which counts through its bucket. */
 const filterKey = (f: EventFilter) => JSON.stringify({ ...f, now: Math.floor(f.now.getTime() / AGGREGATE_BUCKET_MS) });
 
+interface FacetRow {
+  g: number;
+  category: string | null;
+  source_type: string | null;
+  for_category: number;
+  for_source: number;
+  n: number;
+}
+
+type FacetValues = { values: { value: string; count: number }[]; estimated: boolean };
+export interface FacetsResult {
+  categories: FacetValues;
+  sourceTypes: FacetValues;
+  total: Total;
+}
+
 interface SketchRow {
   g: number;
   sh: number | null;
@@ -517,6 +533,69 @@ export function createEventsRepository(db: Db) {
         return rows.map((r) => ({ value: r.value, share: r.n / all }));
       }),
     );
+  /**
+   * Cards per value of a facet, its own filter left out. Exact when the planner expects at most
+   * EXACT_COUNT_LIMIT rows; past it, each value present among the listed events is estimated
+   * (as `count` estimates), which reads no rows.
+   */
+  const facetOf = async (original: EventFilter, by: 'category' | 'sourceType'): Promise<FacetValues> => {
+    const col = by === 'category' ? events.category : events.sourceType;
+    const f = await withWindowBound(original);
+    const v = await versionFor(f);
+    return cached(`facet:${by}|${v}|${filterKey(f)}`, async () => {
+      const planned = await plannedRows(f, by);
+      if (planned <= EXACT_COUNT_LIMIT) {
+        const values = await db
+          .select({ value: col, count: sql<number>`count(*)::int` })
+          .from(events)
+          .where(and(...filterConditions(f, by)))
+          .groupBy(col)
+          .orderBy(desc(sql`count(*)`), asc(col));
+        return { values, estimated: false };
+      }
+      // Each value's share of the listed events applied to the filter's planned rows: what the
+      // planner itself would estimate for each value (it too takes the two as independent),
+      // without asking it once per value.
+      const present = await presentShares(f.now, by);
+      const estimates = await Promise.all(present.map(async ({ value, share }) => ({ value, count: await toCards(planned * share, f.now) })));
+      const values = estimates.filter((x) => x.count > 0).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+      return { values, estimated: true };
+    });
+  };
+  /**
+   * A small set's category and source facets and total in one read of its matches (three before:
+   * a search's matches are rows read from the heap, most of a facets answer's cost). Each facet
+   * leaves its own filter out, as `facet` does: the other's filter is applied per count. Null when
+   * the widest of the three (no category, no source) is not expected to be small, or turns out not
+   * to be: then each is counted or estimated on its own.
+   */
+  const exactFacets = async (f: EventFilter): Promise<FacetsResult | null> => {
+    const wide = { ...f, categories: undefined, sourceTypes: undefined };
+    if ((await plannedRows(wide)) > EXACT_COUNT_LIMIT) return null;
+    const byCategory = f.categories?.length ? inArray(events.category, f.categories) : sql`true`;
+    const bySource = f.sourceTypes?.length ? inArray(events.sourceType, f.sourceTypes) : sql`true`;
+    const result = (await db.execute(sql`
+      select grouping(${events.category}, ${events.sourceType})::int as g, ${events.category} as category, ${events.sourceType} as source_type,
+        (count(*) filter (where ${bySource}))::int as for_category, (count(*) filter (where ${byCategory}))::int as for_source,
+        (count(*) filter (where ${byCategory} and ${bySource}))::int as n
+      from ${events} where ${and(...filterConditions(wide))}
+      group by grouping sets ((${events.category}), (${events.sourceType}), ())`)) as unknown as { rows: FacetRow[] };
+    // grouping(): bit 1 set where the row is not grouped by category, bit 0 by source.
+    const all = result.rows.find((r) => r.g === 0b11);
+    const n = Number(all?.n ?? 0);
+    // Past the bound a list's total is an estimate; the facets' total says the same (see count).
+    if (n > EXACT_COUNT_LIMIT) return null;
+    const values = (g: number, value: (r: FacetRow) => string | null, count: (r: FacetRow) => number) =>
+      result.rows
+        .filter((r) => r.g === g && value(r) !== null && count(r) > 0)
+        .map((r) => ({ value: value(r)!, count: Number(count(r)) }))
+        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    return {
+      categories: { values: values(0b01, (r) => r.category, (r) => r.for_category), estimated: false },
+      sourceTypes: { values: values(0b10, (r) => r.source_type, (r) => r.for_source), estimated: false },
+      total: { n, estimated: false },
+    };
+  };
   return {
     async list(original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null): Promise<SummaryRow[]> {
       const f = await withWindowBound(original);
@@ -597,35 +676,16 @@ export function createEventsRepository(db: Db) {
       return countOnce(await withWindowBound(f));
     },
 
-    /**
-     * Cards per value of a facet, its own filter left out. Exact when the planner expects at most
-     * EXACT_COUNT_LIMIT rows; past it, each value present among the listed events is estimated
-     * (as `count` estimates), which reads no rows.
-     */
-    async facet(original: EventFilter, by: 'category' | 'sourceType'): Promise<{ values: { value: string; count: number }[]; estimated: boolean }> {
-      const col = by === 'category' ? events.category : events.sourceType;
+    /** The category and source facets and the total of a filter: one read when the set is small. */
+    async facets(original: EventFilter): Promise<FacetsResult> {
       const f = await withWindowBound(original);
       const v = await versionFor(f);
-      return cached(`facet:${by}|${v}|${filterKey(f)}`, async () => {
-        const planned = await plannedRows(f, by);
-        if (planned <= EXACT_COUNT_LIMIT) {
-          const values = await db
-            .select({ value: col, count: sql<number>`count(*)::int` })
-            .from(events)
-            .where(and(...filterConditions(f, by)))
-            .groupBy(col)
-            .orderBy(desc(sql`count(*)`), asc(col));
-          return { values, estimated: false };
-        }
-        // Each value's share of the listed events applied to the filter's planned rows: what the
-        // planner itself would estimate for each value (it too takes the two as independent),
-        // without asking it once per value.
-        const present = await presentShares(f.now, by);
-        const estimates = await Promise.all(present.map(async ({ value, share }) => ({ value, count: await toCards(planned * share, f.now) })));
-        const values = estimates.filter((x) => x.count > 0).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
-        return { values, estimated: true };
-      });
+      const merged = await cached(`facets|${v}|${filterKey(f)}`, () => exactFacets(f));
+      if (merged) return merged;
+      const [categories, sourceTypes, total] = await Promise.all([facetOf(f, 'category'), facetOf(f, 'sourceType'), countOnce(f)]);
+      return { categories, sourceTypes, total };
     },
+
 
     /**
      * Whether a request (its clock reading) was answered with an aggregate of the previous clock

@@ -166,6 +166,27 @@ describe('GET /api/events/facets', () => {
       estimated: false,
     });
   });
+
+  it('leaves each facet its own filter out when both are set, and lists no value with nothing left', async () => {
+    await buildEvent(t.database.db, { category: 'Music', sourceType: 'meetup', title: 'Jazz brunch' });
+    await buildEvent(t.database.db, { category: 'Music', sourceType: 'municipal', title: 'Jazz in the park' });
+    await buildEvent(t.database.db, { category: 'Food', sourceType: 'municipal', title: 'Jazz and tacos' });
+    await buildEvent(t.database.db, { category: 'Arts', sourceType: 'rss', title: 'Jazz posters' });
+    const res = await get('/api/events/facets?search=jazz&category=Music&sourceType=municipal');
+    expect(res.json()).toEqual({
+      // Categories among the municipal jazz events; sources among the Music ones (no rss: no Music there).
+      categories: [
+        { value: 'Food', count: 1 },
+        { value: 'Music', count: 1 },
+      ],
+      sourceTypes: [
+        { value: 'meetup', count: 1 },
+        { value: 'municipal', count: 1 },
+      ],
+      total: 1,
+      estimated: false,
+    });
+  });
 });
 
 describe('favourites', () => {

@@ -58,7 +58,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
 
     async facets(q: EventListQuery, now = clock.now()): Promise<EventFacets> {
       const f = toFilter(q, now);
-      const [categories, sourceTypes, total] = await Promise.all([repo.facet(f, 'category'), repo.facet(f, 'sourceType'), repo.count(f)]);
+      const { categories, sourceTypes, total } = await repo.facets(f);
       return { categories: categories.values, sourceTypes: sourceTypes.values, total: total.n, estimated: total.estimated || categories.estimated || sourceTypes.estimated };
     },
 
