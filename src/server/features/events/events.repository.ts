@@ -470,13 +470,25 @@ export function createEventsRepository(db: Db) {
    * count of a broad filter reads every match and tests each for an earlier occurrence of its
    * series: about 150 ms over 100,000 events, for a figure people read as "about".
    */
+  /**
+   * A ranked search that ranks every match (not a broad word) reads them all, and counts them with
+   * `count(*) over ()` for its filter's total, sparing the count a second read of the matches (rows
+   * read from the heap). Null when it could not tell (a page past the last match, or it failed).
+   */
+  const rankedTotals = new WeakMap<EventFilter, Promise<number | null>>();
   const exactOrEstimate = async (f: EventFilter): Promise<Total> => {
     const planned = await plannedRows(f);
     if (planned <= EXACT_COUNT_LIMIT) {
-      const [row] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(db.select({ one: sql`1` }).from(events).where(and(...filterConditions(f))).limit(EXACT_COUNT_LIMIT + 1).as('bounded'));
-      const n = row?.n ?? 0;
+      // A ranked page of the same filter that reads every match counts them on the way.
+      const counted = await rankedTotals.get(f);
+      const n =
+        counted ??
+        (
+          await db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(db.select({ one: sql`1` }).from(events).where(and(...filterConditions(f))).limit(EXACT_COUNT_LIMIT + 1).as('bounded'))
+        )[0]?.n ??
+        0;
       // The planner can be wrong; past the bound the estimate stands, never below the bound.
       if (n <= EXACT_COUNT_LIMIT) return { n, estimated: false };
       return { n: Math.max(EXACT_COUNT_LIMIT + 1, await toCards(planned, f.now)), estimated: true };
@@ -614,18 +626,26 @@ export function createEventsRepository(db: Db) {
         ).as('events');
         const rank = sql<number>`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`;
         const ranked = db
-          .select({ pageId: sql<string>`${events.id}`.as('page_id'), pageRank: rank.as('page_rank') })
+          .select({ pageId: sql<string>`${events.id}`.as('page_id'), pageRank: rank.as('page_rank'), ...(broad ? {} : { matchTotal: sql<number>`count(*) over ()`.as('match_total') }) })
           .from(source)
           .orderBy(desc(rank), asc(events.startDate), asc(events.id))
           .limit(page.limit)
           .offset(page.offset)
           .as('page');
-        const rows = await db
-          .select(summaryColumns(userId, f.near, f, cardColumns))
-          .from(events)
-          .innerJoin(ranked, eq(events.id, ranked.pageId))
-          .orderBy(desc(ranked.pageRank), asc(events.startDate), asc(events.id));
-        return rows as SummaryRow[];
+        let counted: (n: number | null) => void = () => {};
+        if (!broad && !rankedTotals.has(f)) rankedTotals.set(f, new Promise<number | null>((resolve) => (counted = resolve)));
+        try {
+          const rows = await db
+            .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(broad ? {} : { matchTotal: sql<number>`${sql.identifier('page')}.match_total` }) })
+            .from(events)
+            .innerJoin(ranked, eq(events.id, ranked.pageId))
+            .orderBy(desc(ranked.pageRank), asc(events.startDate), asc(events.id));
+          counted(rows[0] ? Number((rows[0] as { matchTotal?: number }).matchTotal) : null);
+          return rows.map(({ matchTotal: _, ...row }: { matchTotal?: number }) => row) as SummaryRow[];
+        } catch (err) {
+          counted(null);
+          throw err;
+        }
       }
       if (sort === 'distance' && f.near) {
         // The GiST index of listed cards gives nearest first (`<->` is the chord distance, which

@@ -155,6 +155,23 @@ describe('ranked search of a broad word', () => {
   });
 });
 
+describe('ranked search of a word that is not broad', () => {
+  it('counts its matches exactly from the ranked page, and without one past the last match', async () => {
+    await many(40, 'Music');
+    await many(30, 'Food', 40);
+    // Past the last match the page holds no row to count from: the total is counted on its own.
+    const past = await get('/api/events?search=food&sortBy=relevance&limit=10&offset=40');
+    expect(past.json()).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('30');
+    // Every event's title has "night": the ranked page reads all 70 and counts them.
+    const first = await get('/api/events?search=night&sortBy=relevance&limit=10');
+    expect((first.json() as unknown[]).length).toBe(10);
+    expect(first.headers['x-total-count']).toBe('70');
+    expect(first.headers['x-total-count-estimated']).toBeUndefined();
+    expect(Object.keys((first.json() as Record<string, unknown>[])[0]!)).not.toContain('matchTotal');
+  });
+});
+
 describe('distance sort past the exact-count bound', () => {
   it('pages nearest first, in order, through the index path', async () => {
     // Past the bound: a thousand events without a place (they sort last), and 60 stops northwards.
