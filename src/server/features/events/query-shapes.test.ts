@@ -74,6 +74,23 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     expect(scans).toEqual([]);
   });
 
+  it('asks the planner nothing for a new window, place or category, and once per word', async () => {
+    const day = (d: number) => new Date(NOW.getTime() + d * DAY).toISOString();
+    await t.app.inject({ method: 'GET', url: `/api/events?limit=24&search=pottery&sortBy=date&startDate=${day(1)}&endDate=${day(2)}` });
+    captured.length = 0;
+    for (const url of [
+      `/api/events?limit=24&search=pottery&sortBy=date&startDate=${day(4)}&endDate=${day(6)}`,
+      `/api/events?limit=24&search=pottery&sortBy=relevance&category=Arts`,
+      `/api/events/facets?search=pottery&category=Food`,
+      `/api/events?limit=24&startDate=${day(7)}&endDate=${day(9)}&category=Tech`,
+      `/api/events?limit=24&lat=45.5&lng=-122.7&radius=2&sortBy=distance`,
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+    }
+    expect(captured.filter((q) => /^explain/i.test(q.sql)).map((q) => q.sql.slice(0, 120))).toEqual([]);
+  });
+
   it('keeps the whole-listing aggregates out of the per-request path (cached per events version)', async () => {
     await t.app.inject({ method: 'GET', url: '/api/events/stats' });
     captured.length = 0;

@@ -172,6 +172,20 @@ describe('ranked search of a word that is not broad', () => {
   });
 });
 
+describe('a broad word in a narrow window', () => {
+  it('is counted exactly: the word is broad, the window holds few of its matches', async () => {
+    // 1,300 "night" events one every 37 minutes; a six-hour window 20 days ahead overlaps 11.
+    await many(1300, 'Music');
+    const from = new Date(NOW.getTime() + 20 * DAY).toISOString();
+    const to = new Date(NOW.getTime() + 20 * DAY + 6 * 3600_000).toISOString();
+    const res = await get(`/api/events?search=night&startDate=${from}&endDate=${to}&sortBy=date&limit=24`);
+    const items = res.json() as unknown[];
+    expect(res.headers['x-total-count']).toBe(String(items.length));
+    expect(items.length).toBeGreaterThan(5);
+    expect(res.headers['x-total-count-estimated']).toBeUndefined();
+  });
+});
+
 describe('distance sort past the exact-count bound', () => {
   it('pages nearest first, in order, through the index path', async () => {
     // Past the bound: a thousand events without a place (they sort last), and 60 stops northwards.
