@@ -395,9 +395,9 @@ export function createEventsRepository(db: Db) {
       }),
     );
   /**
-   * The planner's estimate of the rows a filter matches, every occurrence counted (no rows are
-   * read); `omit` leaves a facet's own filter out. With words, the estimate of plannedMatches, which
-   * a count and the facets of one search share when no category or source narrows them.
+   * An estimate of the rows a filter matches, every occurrence counted (no rows are read); `omit`
+   * leaves a facet's own filter out. Without words, from the listing sketch (the planner only for
+   * other statuses or ended events); with words, plannedMatches.
    */
   const plannedRows = (f: EventFilter, omit?: 'category' | 'sourceType'): Promise<number> => {
     const g = omit === 'category' ? { ...f, categories: undefined } : omit === 'sourceType' ? { ...f, sourceTypes: undefined } : f;
@@ -464,18 +464,18 @@ export function createEventsRepository(db: Db) {
     return roundEstimate(Math.min(rows * perRow, totals.cards));
   };
   /**
-   * A filter's total. The planner first says how many rows it expects (reading none): a small set
-   * (at most EXACT_COUNT_LIMIT) is counted exactly, bounded; the unfiltered list is counted exactly
-   * once per events version; any other broad filter gets the estimate, marked as such. An exact
-   * count of a broad filter reads every match and tests each for an earlier occurrence of its
-   * series: about 150 ms over 100,000 events, for a figure people read as "about".
-   */
-  /**
    * A ranked search that ranks every match (not a broad word) reads them all, and counts them with
    * `count(*) over ()` for its filter's total, sparing the count a second read of the matches (rows
    * read from the heap). Null when it could not tell (a page past the last match, or it failed).
    */
   const rankedTotals = new WeakMap<EventFilter, Promise<number | null>>();
+  /**
+   * A filter's total. Its size is first estimated (plannedRows, reading no rows): a small set
+   * (at most EXACT_COUNT_LIMIT) is counted exactly, bounded; the unfiltered list is counted exactly
+   * once per events version; any other broad filter gets the estimate, marked as such. An exact
+   * count of a broad filter reads every match and tests each for an earlier occurrence of its
+   * series: about 150 ms over 100,000 events, for a figure people read as "about".
+   */
   const exactOrEstimate = async (f: EventFilter): Promise<Total> => {
     const planned = await plannedRows(f);
     if (planned <= EXACT_COUNT_LIMIT) {
