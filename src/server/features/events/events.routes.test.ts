@@ -147,10 +147,15 @@ describe('GET /api/events/stats', () => {
 });
 
 describe('GET /api/events/facets', () => {
-  it('counts categories and source types for the other filters', async () => {
+  /** Three jazz events: Music at a meetup and at a municipal source, Food at a municipal one. */
+  const jazzEvents = async () => {
     await buildEvent(t.database.db, { category: 'Music', sourceType: 'meetup', title: 'Jazz brunch' });
     await buildEvent(t.database.db, { category: 'Music', sourceType: 'municipal', title: 'Jazz in the park' });
     await buildEvent(t.database.db, { category: 'Food', sourceType: 'municipal', title: 'Jazz and tacos' });
+  };
+
+  it('counts categories and source types for the other filters', async () => {
+    await jazzEvents();
     await buildEvent(t.database.db, { category: 'Arts', sourceType: 'meetup', title: 'Pottery' });
     const res = await get('/api/events/facets?search=jazz&category=Music');
     expect(res.json()).toEqual({
@@ -168,9 +173,7 @@ describe('GET /api/events/facets', () => {
   });
 
   it('leaves each facet its own filter out when both are set, and lists no value with nothing left', async () => {
-    await buildEvent(t.database.db, { category: 'Music', sourceType: 'meetup', title: 'Jazz brunch' });
-    await buildEvent(t.database.db, { category: 'Music', sourceType: 'municipal', title: 'Jazz in the park' });
-    await buildEvent(t.database.db, { category: 'Food', sourceType: 'municipal', title: 'Jazz and tacos' });
+    await jazzEvents();
     await buildEvent(t.database.db, { category: 'Arts', sourceType: 'rss', title: 'Jazz posters' });
     const res = await get('/api/events/facets?search=jazz&category=Music&sourceType=municipal');
     expect(res.json()).toEqual({
