@@ -522,11 +522,13 @@ export function createEventsRepository(db: Db) {
    * two EXPLAINs for every new window or category a word came with.
    */
   const plannedMatches = async (f: EventFilter, search: string): Promise<number> => {
+    if (!isListedOnly(f) || f.includeEnded) return plannedMatchesOf(f, search);
+    // Keyed by the word alone: a sort's centre or a page's other fields do not change the estimate.
+    const words = plannedMatchesOf({ now: f.now, search }, search);
     const narrowed = f.categories?.length || f.sourceTypes?.length || f.from || f.to || f.near?.radiusM;
-    if (!narrowed || !isListedOnly(f) || f.includeEnded) return plannedMatchesOf(f, search);
-    const rest = { ...f, search: undefined };
-    const [words, s] = await Promise.all([plannedMatchesOf({ now: f.now, search }, search), sketch(f.now)]);
-    return s.rows > 0 ? (words * estimateRows(s, rest)) / s.rows : 0;
+    if (!narrowed) return words;
+    const [w, s] = await Promise.all([words, sketch(f.now)]);
+    return s.rows > 0 ? (w * estimateRows(s, f)) / s.rows : 0;
   };
   // A request's list and count receive the same filter object: the count runs once (or not at
   // all, when cached).
