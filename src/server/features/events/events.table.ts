@@ -157,6 +157,12 @@ export const events = pgTable(
     index('events_upcoming_geo_idx')
       .on(t.status, t.lat, t.lng, t.endDate, t.category, t.sourceType, t.seriesPrevEnd)
       .where(sql`${t.goneAt} is null`),
+    // A category within a radius: the category's latitude band, not every category's. Counting
+    // the Business cards of a three-mile circle read the whole band of the index above
+    // (20.7 ms over 100,000 events); this one reads a ninth of it (4.0 ms; issue 18).
+    index('events_upcoming_category_geo_idx')
+      .on(t.status, t.category, t.lat, t.lng, t.endDate, t.sourceType, t.seriesPrevEnd)
+      .where(sql`${t.goneAt} is null`),
     index('events_status_end_idx').on(t.status, t.endDate),
     index('events_search_idx').using('gin', t.search),
     index('events_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),

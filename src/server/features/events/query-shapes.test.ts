@@ -91,6 +91,17 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     expect(captured.filter((q) => /^explain/i.test(q.sql)).map((q) => q.sql.slice(0, 120))).toEqual([]);
   });
 
+  it("counts a category within a radius from that category's latitude band", async () => {
+    captured.length = 0;
+    const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=24&lat=45.5&lng=-122.66&radius=2&sortBy=distance&category=Business' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-count-estimated']).toBeUndefined();
+    const count = captured.find((q) => /^select count\(\*\)::int from \(select 1 from "events"/.test(q.sql));
+    expect(count, 'the exact count of a small set').toBeDefined();
+    const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${count!.sql}`, count!.params);
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using events_upcoming_category_geo_idx/);
+  });
+
   it('keeps the whole-listing aggregates out of the per-request path (cached per events version)', async () => {
     await t.app.inject({ method: 'GET', url: '/api/events/stats' });
     captured.length = 0;
