@@ -159,3 +159,36 @@ describe('an event in review', () => {
     expect((await get(`/api/events/${event.id}`, ana.cookie)).statusCode).toBe(404);
   });
 });
+
+describe('a search sorted by date', () => {
+  // A rare word's matches are read and sorted; a broad word's are found walking the cards in start
+  // order (see readsMatchesSooner). Either way the pages are the window's matches, soonest first.
+  it('pages through the same matches, in start order, however they are found', async () => {
+    const made = [];
+    for (let i = 0; i < 120; i++) {
+      const title = i % 12 === 0 ? `Theremin evening ${i}` : `Night market ${i}`;
+      // An hour apart, in an order unlike their creation; every fifth lasts a day.
+      const start = inHours(3 + ((i * 7) % 120));
+      made.push(await buildEvent(t.database.db, { title, startDate: start, endDate: new Date(start.getTime() + (i % 5 === 0 ? 24 : 1) * 3600 * 1000) }));
+    }
+    // The planner's estimates of each word's matches, on which the way depends.
+    await t.database.db.execute(sql`analyze events`);
+    const from = inHours(30);
+    const to = inHours(90);
+    for (const word of ['theremin', 'market']) {
+      const expected = made
+        .filter((e) => e.title.toLowerCase().includes(word) && e.endDate >= from && e.startDate <= to)
+        .sort((a, b) => a.startDate.getTime() - b.startDate.getTime() || (a.id < b.id ? -1 : 1))
+        .map((e) => e.title);
+      expect(expected.length, word).toBeGreaterThan(2);
+      const window = `startDate=${from.toISOString()}&endDate=${to.toISOString()}`;
+      const seen: string[] = [];
+      for (let offset = 0; offset < expected.length; offset += 2) {
+        const page = await cards(`/api/events?search=${word}&sortBy=date&${window}&limit=2&offset=${offset}`);
+        expect(page.total, `${word} at ${offset}`).toBe(expected.length);
+        seen.push(...page.items.map((c) => c.title));
+      }
+      expect(seen, word).toEqual(expected);
+    }
+  });
+});

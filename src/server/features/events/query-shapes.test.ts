@@ -102,6 +102,23 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using events_upcoming_category_geo_idx/);
   });
 
+  it("reads a rare word's matches and sorts them, rather than walking every card by date", async () => {
+    captured.length = 0;
+    const res = await t.app.inject({ method: 'GET', url: `/api/events?limit=24&search=theremin&sortBy=date&startDate=${new Date(NOW.getTime() + DAY).toISOString()}&endDate=${new Date(NOW.getTime() + 60 * DAY).toISOString()}` });
+    expect(res.statusCode).toBe(200);
+    const plans: string[] = [];
+    for (const q of captured.filter((c) => /\bfrom "events"/.test(c.sql) && !/^explain/i.test(c.sql) && !WHOLE_LISTING.some((re) => re.test(c.sql)))) {
+      const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.params);
+      plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+    }
+    // The page and its count: each from the word's index, neither through the dates' indexes.
+    expect(plans.length).toBeGreaterThanOrEqual(2);
+    for (const plan of plans) {
+      expect(plan).toMatch(/Bitmap Index Scan on events_search_idx/);
+      expect(plan).not.toMatch(/events_cards_search_start_idx|events_start_idx|events_status_end_idx/);
+    }
+  });
+
   it('keeps the whole-listing aggregates out of the per-request path (cached per events version)', async () => {
     await t.app.inject({ method: 'GET', url: '/api/events/stats' });
     captured.length = 0;
