@@ -498,6 +498,13 @@ export function createEventsRepository(db: Db) {
    * read from the heap). Null when it could not tell (a page past the last match, or it failed).
    */
   const rankedTotals = new WeakMap<EventFilter, Promise<number | null>>();
+  /** The filter's cards, counted up to one past EXACT_COUNT_LIMIT. */
+  const countBounded = async (f: EventFilter): Promise<number> => {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(db.select({ one: sql`1` }).from(events).where(and(...filterConditions(f))).limit(EXACT_COUNT_LIMIT + 1).as('bounded'));
+    return row?.n ?? 0;
+  };
   /**
    * A filter's total. Its size is first estimated (plannedRows, reading no rows): a small set
    * (at most EXACT_COUNT_LIMIT) is counted exactly, bounded; the unfiltered list is counted exactly
@@ -510,15 +517,7 @@ export function createEventsRepository(db: Db) {
     if (planned <= EXACT_COUNT_LIMIT) {
       // A ranked page of the same filter that reads every match counts them on the way.
       const counted = await rankedTotals.get(f);
-      const wordsFirst = counted === undefined || counted === null ? await readsMatchesSooner(f) : false;
-      const n =
-        counted ??
-        (
-          await db
-            .select({ n: sql<number>`count(*)::int` })
-            .from(db.select({ one: sql`1` }).from(events).where(and(...filterConditions({ ...f, wordsFirst }))).limit(EXACT_COUNT_LIMIT + 1).as('bounded'))
-        )[0]?.n ??
-        0;
+      const n = counted ?? (await countBounded({ ...f, wordsFirst: await readsMatchesSooner(f) }));
       // The planner can be wrong; past the bound the estimate stands, never below the bound.
       if (n <= EXACT_COUNT_LIMIT) return { n, estimated: false };
       return { n: Math.max(EXACT_COUNT_LIMIT + 1, await toCards(planned, f.now)), estimated: true };
@@ -673,7 +672,8 @@ export function createEventsRepository(db: Db) {
     async list(original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null): Promise<SummaryRow[]> {
       const bounded = await withWindowBound(original);
       // A date-sorted search whose matches are better read and sorted than walked in start order.
-      const wordsFirst = (sort === 'date' || (sort === 'distance' && !bounded.near) || sort === 'relevance') && !!bounded.search && (await readsMatchesSooner(bounded, page));
+      const byStartOrRank = sort !== 'popularity' && !(sort === 'distance' && bounded.near);
+      const wordsFirst = byStartOrRank && (await readsMatchesSooner(bounded, page));
       const f = wordsFirst ? { ...bounded, wordsFirst } : bounded;
       const conds = filterConditions(f);
       const order: SQL[] = [];
@@ -770,7 +770,6 @@ export function createEventsRepository(db: Db) {
       const [categories, sourceTypes, total] = await Promise.all([facetOf(f, 'category'), facetOf(f, 'sourceType'), countOnce(f)]);
       return { categories, sourceTypes, total };
     },
-
 
     /**
      * Whether a request (its clock reading) was answered with an aggregate of the previous clock
