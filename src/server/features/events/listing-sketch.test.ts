@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { haversineM } from '../../lib/geo.ts';
-import { countBefore, estimateRows, histogram, SKETCH_CELLS_PER_DEGREE, type ListingSketch } from './listing-sketch.ts';
+import { countBefore, estimateRows, histogram, matchShare, SKETCH_CELLS_PER_DEGREE, WORD_PRIOR_ROWS, WORD_SAMPLE_TRUSTED, type ListingSketch } from './listing-sketch.ts';
 
 const HOUR = 3600_000;
 const T0 = Date.UTC(2026, 10, 25, 0); // an hour boundary
@@ -95,5 +95,26 @@ describe('estimateRows', () => {
 
   it('an empty listing matches nothing', () => {
     expect(estimateRows(sketchOf([]), { categories: ['Music'] })).toBe(0);
+  });
+});
+
+describe('matchShare', () => {
+  const at = (category: string, i: number) => ({ start: T0 + i * HOUR, end: T0 + (i + 2) * HOUR, lat: 45.52, lng: -122.68, category, sourceType: i % 2 ? 'ical' : 'rss' });
+  // A listing of 800 Music and 200 Food events.
+  const listing = sketchOf([...Array.from({ length: 800 }, (_, i) => at('Music', i)), ...Array.from({ length: 200 }, (_, i) => at('Food', i))]);
+
+  it('reads a word that only Food events use as having no Music matches, where the listing says four in five', () => {
+    const food = sketchOf(Array.from({ length: WORD_SAMPLE_TRUSTED }, (_, i) => at('Food', i)));
+    expect(matchShare({ categories: ['Music'] }, listing, food)).toBe(0);
+    expect(matchShare({ categories: ['Food'] }, listing, food)).toBe(1);
+    // Other conditions still narrow: half the sampled matches come from each source.
+    expect(matchShare({ categories: ['Food'], sourceTypes: ['ical'] }, listing, food)).toBeCloseTo(0.5, 5);
+  });
+
+  it('leans on the listing while the sample is small, and takes the listing alone without one', () => {
+    const few = sketchOf(Array.from({ length: 4 }, (_, i) => at('Food', i)));
+    expect(matchShare({ categories: ['Music'] }, listing, few)).toBeCloseTo((WORD_PRIOR_ROWS * 0.8) / (4 + WORD_PRIOR_ROWS), 5);
+    expect(matchShare({ categories: ['Music'] }, listing, null)).toBeCloseTo(0.8, 5);
+    expect(matchShare({ categories: ['Music'] }, listing, sketchOf([]))).toBeCloseTo(0.8, 5);
   });
 });

@@ -90,6 +90,34 @@ export function estimateRows(s: ListingSketch, f: SketchFilter): number {
   return share * s.rows;
 }
 
+/**
+ * How many of a word's matches are sampled to learn where they lie (see `matchShare`): the word
+ * index hands back about this many at random (gin_fuzzy_search_limit), whose rows are read.
+ */
+export const WORD_SAMPLE = 400;
+/**
+ * A sample of fewer matches (a rare word, several words, a fragment of a title) says little: it
+ * is blended with the whole listing's shares, weighing them as WORD_PRIOR_ROWS sampled matches.
+ * A larger one speaks for itself, so a category none of them falls in is estimated at none.
+ */
+export const WORD_SAMPLE_TRUSTED = 100;
+export const WORD_PRIOR_ROWS = 20;
+
+/**
+ * The share of a search's matches that a filter's other conditions (category, source, window,
+ * place) leave. Words are not spread as the listing is: "tasting" is a Food word, and the Music
+ * events that mention it are none of the 21,909 that the listing's shares (taken as independent,
+ * as the planner takes them) would give a ninth of its 12,897 matches. So the share is read
+ * from a sample of the word's own matches, blended with the listing's while the sample is small.
+ */
+export function matchShare(f: SketchFilter, listing: ListingSketch, sample: ListingSketch | null): number {
+  const overall = listing.rows > 0 ? estimateRows(listing, f) / listing.rows : 0;
+  if (!sample?.rows) return overall;
+  const own = estimateRows(sample, f) / sample.rows;
+  if (sample.rows >= WORD_SAMPLE_TRUSTED) return own;
+  return (sample.rows * own + WORD_PRIOR_ROWS * overall) / (sample.rows + WORD_PRIOR_ROWS);
+}
+
 /** Rows in the circle: each cell by the share of it inside, judged from its centre's distance. */
 function withinRadius(s: ListingSketch, lat: number, lng: number, radiusM: number): number {
   const cellLatM = 111_320 / SKETCH_CELLS_PER_DEGREE;

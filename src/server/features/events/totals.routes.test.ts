@@ -83,6 +83,23 @@ describe('list totals', () => {
     const small = (await get('/api/events/facets?search=food')).json() as { estimated: boolean; total: number };
     expect(small).toMatchObject({ estimated: false, total: 20 });
   });
+
+  it("estimates a word's facets from where its matches are, not from the whole listing's shares", async () => {
+    // "food" is in the title of every Food event and of no Music event, half the listing.
+    await many(1300, 'Food');
+    await many(1300, 'Music', 1300);
+    type Facets = { estimated: boolean; categories: { value: string; count: number }[]; sourceTypes: { value: string; count: number }[] };
+    const facets = (await get('/api/events/facets?search=food&category=Food')).json() as Facets;
+    expect(facets.estimated).toBe(true);
+    // Taken as independent, the word and the category gave Music about half of the word's matches.
+    expect(facets.categories.map((c) => c.value)).toEqual(['Food']);
+    expect(facets.categories[0]!.count).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(facets.sourceTypes.map((c) => c.value)).toEqual(['ical']);
+    // The list of the word among Music events says none, as its facet does.
+    const music = await get('/api/events?search=food&category=Music&limit=24');
+    expect(music.json()).toEqual([]);
+    expect(music.headers['x-total-count']).toBe('0');
+  });
 });
 
 describe('date windows', () => {
