@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
@@ -56,7 +57,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     mkdirSync(opts.dataDir, { recursive: true });
     dataDir = `${opts.dataDir.replace(/\/$/, '')}/pgdata`;
   }
-  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm, cube, earthdistance } });
+  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm, btree_gin, cube, earthdistance } });
   const db = drizzlePglite(pglite, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };
@@ -64,7 +65,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 /** Opens an embedded database from a dump of an already migrated one (test start-up). */
 export async function openDatabaseFromDump(dump: Blob): Promise<Database> {
-  const pglite = await PGlite.create({ loadDataDir: dump, extensions: { pg_trgm, cube, earthdistance } });
+  const pglite = await PGlite.create({ loadDataDir: dump, extensions: { pg_trgm, btree_gin, cube, earthdistance } });
   const db = drizzlePglite(pglite, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };

@@ -165,6 +165,14 @@ export const events = pgTable(
       .where(sql`${t.goneAt} is null`),
     index('events_status_end_idx').on(t.status, t.endDate),
     index('events_search_idx').using('gin', t.search),
+    // A search among one category's or one source's listed cards: the words (and the title's
+    // trigrams) together with the category and the source in one index (btree_gin), which
+    // intersects them itself. From two indexes, PostgreSQL built a bitmap of every Music card and
+    // one of every match to AND them: "community" among Music events over 100,000, 13.4 ms of
+    // bitmaps before reading a row, 4.2 ms here; "tasting" among Music (none) 14 -> 1.4 ms.
+    index('events_cards_words_idx')
+      .using('gin', t.category, t.sourceType, t.search, sql`lower(${t.title}) gin_trgm_ops`)
+      .where(sql`${t.status} = 'approved' and ${t.goneAt} is null`),
     index('events_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
     index('events_earth_idx').using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`),
     index('events_venue_idx').on(t.venueId),

@@ -114,8 +114,24 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     // The page and its count: each from the word's index, neither through the dates' indexes.
     expect(plans.length).toBeGreaterThanOrEqual(2);
     for (const plan of plans) {
-      expect(plan).toMatch(/Bitmap Index Scan on events_search_idx/);
+      expect(plan).toMatch(/Bitmap Index Scan on events_(search|cards_words)_idx/);
       expect(plan).not.toMatch(/events_cards_search_start_idx|events_start_idx|events_status_end_idx/);
+    }
+  });
+
+  it("finds a word among one category's cards from the index that holds both, not by ANDing two bitmaps", async () => {
+    captured.length = 0;
+    const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=24&search=trivia&sortBy=relevance&category=Tech' });
+    expect(res.statusCode).toBe(200);
+    const plans: string[] = [];
+    for (const q of captured.filter((c) => /\bfrom "events"/.test(c.sql) && !/^explain/i.test(c.sql) && !WHOLE_LISTING.some((re) => re.test(c.sql)))) {
+      const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.params);
+      plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+    }
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans) {
+      expect(plan).toMatch(/Bitmap Index Scan on events_cards_words_idx/);
+      expect(plan).not.toMatch(/BitmapAnd/);
     }
   });
 
