@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import ICAL from 'ical.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +24,22 @@ const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url,
 const titles = (res: { json: () => { title: string }[] }) => res.json().map((e) => e.title);
 
 describe('GET /api/events', () => {
+  it('compresses a page as browsers ask, in one piece with its length (not a stream per answer)', async () => {
+    for (let i = 0; i < 48; i++) await buildEvent(t.database.db, { title: `Lantern walk ${i}`, description: 'Paper lanterns along the river, then cocoa.', startDate: inHours(2 + i) });
+    const plain = await get('/api/events?limit=48');
+    // Past the 8 KiB that the plugin streams by default on two cores.
+    expect(plain.rawPayload.length).toBeGreaterThan(8192);
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=48', headers: { 'accept-encoding': encoding } });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
+      expect(JSON.parse(decode(res.rawPayload).toString())).toEqual(plain.json());
+    }
+  });
+
   it('lists approved events that have not ended, soonest first, with the total in X-Total-Count', async () => {
     await buildEvent(t.database.db, { title: 'Later', startDate: inHours(48) });
     await buildEvent(t.database.db, { title: 'Sooner', startDate: inHours(2) });
