@@ -481,7 +481,8 @@ const hardDeadline = deadline + (minRequests ? 30000 : 0);
 function one(i, scheduledAt) {
   return new Promise((resolve) => {
     const t0 = scheduledAt ?? performance.now();
-    const req = http.get({ host: '127.0.0.1', port, path: urls[i % urls.length], agent }, (res) => {
+    // As a browser asks: the answers come compressed (the body is counted, not decoded).
+    const req = http.get({ host: '127.0.0.1', port, path: urls[i % urls.length], agent, headers: { 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
       const bad = res.statusCode !== 200;
       if (res.headers['x-cache'] === 'hit') cacheHits++;
       let body = '';
