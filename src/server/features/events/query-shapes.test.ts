@@ -58,6 +58,16 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
   }, 120_000);
   afterAll(async () => t?.close());
 
+  /** The plans of the queries on events that the last request ran (not the whole-listing aggregates). */
+  async function plansOfRequest(): Promise<string[]> {
+    const plans: string[] = [];
+    for (const q of captured.filter((c) => /\bfrom "events"/.test(c.sql) && !/^explain/i.test(c.sql) && !WHOLE_LISTING.some((re) => re.test(c.sql)))) {
+      const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.params);
+      plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+    }
+    return plans;
+  }
+
   it.each(KINDS)('%s reads events through an index', async (_kind, url) => {
     captured.length = 0;
     const res = await t.app.inject({ method: 'GET', url });
@@ -106,11 +116,7 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     captured.length = 0;
     const res = await t.app.inject({ method: 'GET', url: `/api/events?limit=24&search=theremin&sortBy=date&startDate=${new Date(NOW.getTime() + DAY).toISOString()}&endDate=${new Date(NOW.getTime() + 60 * DAY).toISOString()}` });
     expect(res.statusCode).toBe(200);
-    const plans: string[] = [];
-    for (const q of captured.filter((c) => /\bfrom "events"/.test(c.sql) && !/^explain/i.test(c.sql) && !WHOLE_LISTING.some((re) => re.test(c.sql)))) {
-      const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.params);
-      plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
-    }
+    const plans = await plansOfRequest();
     // The page and its count: each from the word's index, neither through the dates' indexes.
     expect(plans.length).toBeGreaterThanOrEqual(2);
     for (const plan of plans) {
@@ -123,11 +129,7 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     captured.length = 0;
     const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=24&search=trivia&sortBy=relevance&category=Tech' });
     expect(res.statusCode).toBe(200);
-    const plans: string[] = [];
-    for (const q of captured.filter((c) => /\bfrom "events"/.test(c.sql) && !/^explain/i.test(c.sql) && !WHOLE_LISTING.some((re) => re.test(c.sql)))) {
-      const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.params);
-      plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
-    }
+    const plans = await plansOfRequest();
     expect(plans.length).toBeGreaterThan(0);
     for (const plan of plans) {
       expect(plan).toMatch(/Bitmap Index Scan on events_cards_words_idx/);
