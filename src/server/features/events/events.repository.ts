@@ -67,6 +67,8 @@ const READ_US_PER_MATCH = 4;
 
 /** Totals up to this many cards are counted exactly; past it, a filtered total is estimated. */
 export const EXACT_COUNT_LIMIT = 1000;
+/** How long a search's sample serves its estimates without a write (see `wordSketch`). */
+export const WORD_SAMPLE_REFRESH_MS = 60 * 60_000;
 /** How long the listed events' sketch serves estimates without a write (see `sketch`). */
 export const SKETCH_REFRESH_MS = 5 * 60_000;
 
@@ -468,11 +470,13 @@ export function createEventsRepository(db: Db) {
    * per word and events version, in the background: its 400 rows lie on as many pages, most of
    * them outside PostgreSQL's buffers, 12 to 28 ms over 100,000 events, which a request waiting
    * for it paid (ranked search p95 25 -> 33 ms in the bench). Until it is there, null: the
-   * estimate takes the word and the filter as independent.
+   * estimate takes the word and the filter as independent. Made again each WORD_SAMPLE_REFRESH_MS
+   * too, for the matches that ended meanwhile.
    */
   const wordSketch = async (now: Date, search: string): Promise<ListingSketch | null> => {
     const v = await versionFor({ now });
-    return cached.ready(`words|${v}|${search}`, () => loadSketch(now, search)) ?? null;
+    const bucket = Math.floor(now.getTime() / WORD_SAMPLE_REFRESH_MS);
+    return cached.ready(`words|${v}|${bucket}|${search}`, () => loadSketch(now, search)) ?? null;
   };
   const loadSketch = async (now: Date, search?: string): Promise<ListingSketch> => {
     const per = SKETCH_CELLS_PER_DEGREE;
