@@ -219,6 +219,9 @@ describe('with a language model configured', () => {
   it('runs an allow-listed read tool, proposes a changing one, and refuses any other tool', async () => {
     const llm = await startFakeLlm();
     const m = await buildTestApp({ database: t.database, env: { ADMIN_EMAILS: 'assistant-admin@example.org', LLM_BASE_URL: llm.baseUrl } });
+    // The admin's session was made at NOW on the first app's clock: the same instant here, or a
+    // real clock a week later finds it idle too long and answers 401.
+    m.clock.set(NOW);
     try {
       const toolCall = (name: string, args: unknown) => ({
         status: 200,

@@ -87,6 +87,9 @@ describe('prompt injection through data the assistant reads', () => {
   it('with a model: data reaches it only as delimited tool output, and any tool it asks for afterwards is ignored', async () => {
     const llm = await startFakeLlm();
     const m = await buildTestApp({ database: t.database, env: { ADMIN_EMAILS: 'inject-admin@example.org', LLM_BASE_URL: llm.baseUrl } });
+    // The admin's session was made at NOW on the first app's clock: the same instant here, or a
+    // real clock a week later finds it idle too long and answers 401.
+    m.clock.set(NOW);
     try {
       const call = (name: string, args: unknown) => ({
         status: 200,
