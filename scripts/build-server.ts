@@ -1,28 +1,16 @@
 // Bundles the server into dist/server/main.mjs for `npm start`, only when its sources changed:
 // loading some 200 TypeScript modules through tsx's loader took over a second of each start.
 //   node --import tsx scripts/build-server.ts [--force]
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
-import { buildDecision, hashInputs, readStamp } from './build-web.ts';
+import { fileHash, serverDecision } from './build-stamps.mjs';
 
-/** What the bundle is made of; packages stay outside it and load from node_modules. */
-export const SERVER_INPUTS = ['src/server', 'src/contract', 'package-lock.json', 'tsconfig.json', 'scripts/build-server.ts'];
-
-const RECIPE = 'esbuild src/server/main.ts, esm, node20, packages external, import.meta.url of the source, v1';
+export { SERVER_INPUTS, serverPaths } from './build-stamps.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-
-/** The bundle and its stamp, under dist/server. */
-export function serverPaths(root: string) {
-  const dir = join(root, 'dist/server');
-  return { dir, bundle: join(dir, 'main.mjs'), stamp: join(dir, 'build-stamp.json') };
-}
-
-const fileHash = (file: string) => (existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : null);
 
 /**
  * Modules find their files (migrations, the classifier's model, demo feeds, workers) relative to
@@ -42,9 +30,8 @@ export const sourceUrlPlugin: Plugin = {
 export async function buildServer(opts: { root?: string; force?: boolean; log?: (line: string) => void } = {}) {
   const root = opts.root ?? repoRoot;
   const log = opts.log ?? ((line: string) => console.log(line));
-  const paths = serverPaths(root);
-  const hash = hashInputs(root, SERVER_INPUTS, RECIPE).digest('hex');
-  const decision = buildDecision({ hash, stamp: readStamp(paths.stamp), index: fileHash(paths.bundle), force: opts.force ?? false });
+  const decision = serverDecision(root, { force: opts.force ?? false });
+  const { paths, hash } = decision;
   if (!decision.build) {
     log(`server bundle ${paths.bundle} is current: ${decision.reason}`);
     return { built: false, bundle: paths.bundle };
