@@ -48,6 +48,8 @@ export async function buildServer(opts: { root?: string; force?: boolean; log?: 
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    // Beside the bundle for debugging (`node --enable-source-maps dist/server/main.mjs`); `npm start`
+    // runs without it: Node parses the 1.8 MB map at every start, 0.35 s of a warm start here.
     sourcemap: 'linked',
     logLevel: 'warning',
     plugins: [sourceUrlPlugin],
