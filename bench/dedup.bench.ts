@@ -43,6 +43,12 @@ interface Pair {
   same: boolean;
   a: Comparable;
   b: Comparable;
+  /**
+   * Two items of one source (a real calendar's). The merge decision is still measured on them as
+   * if two sources listed them, but as in the pipeline their proposals neither train the learned
+   * threshold nor merge through it: a source's own items are proposed as 'same_source' pairs.
+   */
+  sameSource?: boolean;
 }
 
 /** Real-sounding Portland venues with approximate coordinates (generated data, not a gazetteer). */
@@ -274,7 +280,7 @@ function realPairs(): Pair[] | string {
         const [a, b] = [sorted[i]!, sorted[j]!];
         // Occurrences of one series share a UID prefix: still distinct events, but not "two sources' records".
         if (a.externalId.split('@')[0] === b.externalId.split('@')[0]) continue;
-        pairs.push({ kind: 'real: distinct items of one calendar (ics fixtures)', same: false, a: asComparable(a), b: asComparable(b) });
+        pairs.push({ kind: 'real: distinct items of one calendar (ics fixtures)', same: false, a: asComparable(a), b: asComparable(b), sameSource: true });
       }
     }
   }
@@ -330,7 +336,9 @@ const verdictText = (v: Verdict) => (v === 'same' ? 'merged' : v === 'possible' 
 /**
  * Admins' decisions train the threshold: in two folds, admins decide (by the label) the pairs of
  * one half that were proposed to them; the threshold learned from those decisions then merges
- * the other half's proposals scoring at or above it. Precision and recall over both halves.
+ * the other half's proposals scoring at or above it. As in the pipeline, only two sources'
+ * proposals train it and merge through it (duplicates.repository decisions(), plan-run), and it
+ * needs ten decisions (learnedMergeThreshold). Precision and recall over both halves.
  */
 function learnedReport(pairs: Pair[]) {
   const folds = [pairs.filter((_, i) => i % 2 === 0), pairs.filter((_, i) => i % 2 === 1)];
@@ -338,18 +346,21 @@ function learnedReport(pairs: Pair[]) {
   let fp = 0;
   let fn = 0;
   const thresholds: (number | null)[] = [];
+  const decisionCounts: number[] = [];
   for (const [train, test] of [
     [0, 1],
     [1, 0],
   ] as const) {
-    const decisions = folds[train]!.map((p) => ({ p, c: compareEvents(p.a, p.b) }))
+    const decisions = folds[train]!.filter((p) => !p.sameSource)
+      .map((p) => ({ p, c: compareEvents(p.a, p.b) }))
       .filter((x) => x.c.verdict === 'possible')
       .map((x) => ({ score: x.c.score, merged: x.p.same }));
     const t = learnedMergeThreshold(decisions);
     thresholds.push(t);
+    decisionCounts.push(decisions.length);
     for (const p of folds[test]!) {
       const c = compareEvents(p.a, p.b);
-      const merged = c.verdict === 'same' || (c.verdict === 'possible' && t !== null && c.score >= t);
+      const merged = c.verdict === 'same' || (!p.sameSource && c.verdict === 'possible' && t !== null && c.score >= t);
       if (merged && p.same) tp++;
       else if (merged) fp++;
       else if (p.same) fn++;
@@ -357,7 +368,9 @@ function learnedReport(pairs: Pair[]) {
   }
   const precision = tp / (tp + fp || 1);
   const recall = tp / (tp + fn || 1);
-  console.log(`\n#### With a threshold learned from admins' decisions (2 folds; thresholds ${thresholds.map((t) => (t === null ? 'none' : t.toFixed(3))).join(', ')})`);
+  console.log(
+    `\n#### With a threshold learned from admins' decisions (2 folds; ${decisionCounts.join(' and ')} decisions on two sources' proposals; thresholds ${thresholds.map((t) => (t === null ? 'none' : t.toFixed(3))).join(', ')})`,
+  );
   console.log(`  TP ${tp}  FP ${fp}  FN ${fn}: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}`);
   return { precision, recall };
 }
