@@ -18,6 +18,7 @@ import { createSafeFetch } from '../src/server/features/ingestion/fetch/safe-fet
 import type { CandidateEvent } from '../src/server/features/ingestion/ingestion.types.ts';
 import { parseIcal } from '../src/server/features/ingestion/parse/ical.parse.ts';
 import { parseJsonLd } from '../src/server/features/ingestion/parse/jsonld.parse.ts';
+import { toCandidate as ticketmasterCandidate } from '../src/server/features/ingestion/connectors/ticketmaster.connector.ts';
 import { closeSharedSandbox } from '../src/server/features/ingestion/parse/sandbox.ts';
 import { compareEvents, learnedMergeThreshold, type Comparable, type Verdict } from '../src/server/features/ingestion/pipeline/dedupe.ts';
 import { haversineM } from '../src/server/lib/geo.ts';
@@ -258,8 +259,10 @@ const parseCtx = { now: new Date('1990-01-01T00:00:00Z'), timeZone: 'UTC', horiz
 
 /**
  * Real pairs: the same Songkick concerts in two snapshots of one page (positives; the other
- * concerts of the artist are negatives), and every two distinct items of a real calendar that
- * start within 30 minutes of each other (negatives: a calendar lists distinct events).
+ * concerts of the artist are negatives), Ticketmaster's v1 and v2 pages (an event both relist
+ * from Universe is a positive, other pairs within 30 minutes negatives), and every two distinct
+ * items of a real calendar that start within 30 minutes of each other (negatives: a calendar
+ * lists distinct events).
  */
 function realPairs(): Pair[] | string {
   if (!existsSync(FIXTURES)) return `../shared/fixtures is absent (${FIXTURES.pathname})`;
@@ -267,6 +270,26 @@ function realPairs(): Pair[] | string {
   const page = (name: string) => parseJsonLd({ ...parseCtx, text: readFileSync(new URL(`jsonld/${name}.html`, FIXTURES), 'utf8') }).candidates;
   const [one, two] = [page('extruct__songkick_elysianfields'), page('extruct__songkick_elysianfields_1')];
   for (const a of one) for (const b of two) pairs.push({ kind: 'real: Songkick page snapshots', same: a.externalId === b.externalId, a: asComparable(a), b: asComparable(b) });
+  // Ticketmaster's Discovery API in two versions (v1 and v2 pages of the fixtures): events
+  // Ticketmaster relists from Universe carry Universe's event page, so one page in both is one
+  // event (the label); every other v1 and v2 pair starting within 30 minutes is two events.
+  const discovery = (version: 1 | 2) => {
+    const body = JSON.parse(readFileSync(new URL(`api/ticketmaster__discovery_v${version}_event_all-200.response_body.json`, FIXTURES), 'utf8')) as { _embedded: { events: Record<string, unknown>[] } };
+    return body._embedded.events.flatMap((raw) => {
+      // v1 names its venues `venue`; the connector reads v2's `venues`.
+      const embedded = raw._embedded as { venue?: unknown[]; venues?: unknown[] } | undefined;
+      const c = ticketmasterCandidate(version === 1 ? { ...raw, url: raw.eventUrl, _embedded: { venues: embedded?.venue ?? [] } } : raw, 'UTC');
+      return c ? [c] : [];
+    });
+  };
+  const eventPage = (url: string | undefined) => /universe\.com\/events\/([^?#/]+)/.exec(url ?? '')?.[1] ?? null;
+  for (const a of discovery(1)) {
+    for (const b of discovery(2)) {
+      if (Math.abs(a.start.getTime() - b.start.getTime()) > 30 * 60_000) continue;
+      const same = eventPage(a.url) !== null && eventPage(a.url) === eventPage(b.url);
+      pairs.push({ kind: 'real: Ticketmaster Discovery v1 and v2 pages', same, a: asComparable(a), b: asComparable(b) });
+    }
+  }
   for (const file of readdirSync(new URL('ics/', FIXTURES)).filter((f) => f.endsWith('.ics')).sort()) {
     let items: CandidateEvent[];
     try {

@@ -119,7 +119,8 @@ function query(config: Config, now: Date, horizonEnd: Date, size: number, page: 
   return q.toString();
 }
 
-function toCandidate(raw: unknown, cityZone: string): CandidateEvent | undefined {
+/** One Discovery API event as a candidate (exported for the dedup bench, which reads the fixtures' v1 and v2 pages). */
+export function toCandidate(raw: unknown, cityZone: string): CandidateEvent | undefined {
   const e = rec(raw);
   const id = str(e?.id);
   const title = str(e?.name);
