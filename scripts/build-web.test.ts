@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileHash, serverDecision, serverPaths, webDecision } from './build-stamps.mjs';
 import { buildDecision, buildWeb, devBuildFiles, hashWebInputs, indexHash, readStamp, stampPath } from './build-web.ts';
 
 let root: string;
@@ -96,5 +97,37 @@ describe('devBuildFiles', () => {
     write('out/assets/index-abc.js', 'console.error("Each child in a list should have a unique \\"key\\" prop.")');
     write('out/assets/other-def.js', 'export const x = 1;');
     expect(devBuildFiles(join(root, 'out'))).toEqual(['assets/index-abc.js']);
+  });
+});
+
+describe('serverDecision (what prestart decides without TypeScript)', () => {
+  it('builds when there is no bundle, skips once a stamp matches it, builds again when a server source changes', () => {
+    expect(serverDecision(root)).toMatchObject({ build: true, reason: 'no build yet' });
+    const paths = serverPaths(root);
+    write('dist/server/main.mjs', 'bundle');
+    writeFileSync(paths.stamp, JSON.stringify({ hash: serverDecision(root).hash, index: fileHash(paths.bundle) }));
+    expect(serverDecision(root)).toMatchObject({ build: false, reason: 'the sources are unchanged since the last build' });
+    write('src/server/app.ts', 'changed server code');
+    expect(serverDecision(root)).toMatchObject({ build: true, reason: 'the sources changed since the last build' });
+  });
+
+  it('is not moved by a web source or a test file, and is forced on request', () => {
+    const before = serverDecision(root).hash;
+    write('src/web/main.tsx', 'export const a = 3;');
+    write('src/server/app.test.ts', 'it()');
+    expect(serverDecision(root).hash).toBe(before);
+    expect(serverDecision(root, { force: true })).toMatchObject({ build: true, reason: 'forced' });
+  });
+});
+
+describe('webDecision', () => {
+  it('reads the stamp beside the output directory WEB_DIR names', () => {
+    const outDir = join(root, 'elsewhere/web');
+    const env = { WEB_DIR: outDir };
+    expect(webDecision(root, { env })).toMatchObject({ outDir, build: true, reason: 'no build yet' });
+    write('elsewhere/web/index.html', '<html></html>');
+    writeFileSync(stampPath(outDir), JSON.stringify({ hash: webDecision(root, { env }).hash, index: fileHash(join(outDir, 'index.html')) }));
+    expect(webDecision(root, { env }).build).toBe(false);
+    expect(webDecision(root, { env: { ...env, VITE_FLAG: '1' } })).toMatchObject({ build: true, reason: 'the sources changed since the last build' });
   });
 });
