@@ -283,8 +283,9 @@ function realPairs(): Pair[] | string {
     });
   };
   const eventPage = (url: string | undefined) => /universe\.com\/events\/([^?#/]+)/.exec(url ?? '')?.[1] ?? null;
-  for (const a of discovery(1)) {
-    for (const b of discovery(2)) {
+  const [v1, v2] = [discovery(1), discovery(2)];
+  for (const a of v1) {
+    for (const b of v2) {
       if (Math.abs(a.start.getTime() - b.start.getTime()) > 30 * 60_000) continue;
       const same = eventPage(a.url) !== null && eventPage(a.url) === eventPage(b.url);
       pairs.push({ kind: 'real: Ticketmaster Discovery v1 and v2 pages', same, a: asComparable(a), b: asComparable(b) });

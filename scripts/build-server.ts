@@ -8,8 +8,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { fileHash, serverDecision } from './build-stamps.mjs';
 
-export { SERVER_INPUTS, serverPaths } from './build-stamps.mjs';
-
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileHash, serverDecision, serverPaths, webDecision } from './build-stamps.mjs';
-import { buildDecision, buildWeb, devBuildFiles, hashWebInputs, indexHash, readStamp, stampPath } from './build-web.ts';
+import { buildDecision, fileHash, hashWebInputs, indexHash, readStamp, serverDecision, serverPaths, stampPath, webDecision } from './build-stamps.mjs';
+import { buildWeb, devBuildFiles } from './build-web.ts';
 
 let root: string;
 const write = (path: string, text: string) => {

@@ -6,8 +6,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { indexHash, listFiles, stampPath, webDecision, type Stamp } from './build-stamps.mjs';
 
-export { buildDecision, hashInputs, hashWebInputs, indexHash, readStamp, stampPath, WEB_INPUTS, webOutDir, type Stamp } from './build-stamps.mjs';
-
 /**
  * Strings only React's development build contains, checked in every built script. React 19 no
  * longer prefixes its warnings with "Warning: ", so these are its own messages.
