@@ -324,13 +324,14 @@ function createAggregateCache(onPrevious?: (now: Date) => void) {
      * so no request waits for a whole-listing aggregate. At most two buckets old; a write (a new
      * version) or a longer gap always waits for the fresh value.
      */
-    bucketed<T>(base: string, now: Date, load: () => PromiseLike<T>): Promise<T> {
-      const bucket = Math.floor(now.getTime() / AGGREGATE_BUCKET_MS);
+    bucketed<T>(base: string, now: Date, load: () => PromiseLike<T>, opts: { bucketMs?: number; estimate?: boolean } = {}): Promise<T> {
+      const bucket = Math.floor(now.getTime() / (opts.bucketMs ?? AGGREGATE_BUCKET_MS));
       const key = `${base}|${bucket}`;
       const previous = `${base}|${bucket - 1}`;
       if (!entries.has(key) && values.has(previous)) {
         get(key, load).catch(() => undefined);
-        onPrevious?.(now);
+        // An estimate a little old is still an estimate: only an exact figure makes the answer provisional.
+        if (!opts.estimate) onPrevious?.(now);
         return Promise.resolve(values.get(previous) as T);
       }
       return get(key, load);
@@ -534,11 +535,22 @@ export function createEventsRepository(db: Db) {
     return roundEstimate(Math.min(rows * perRow, totals.cards));
   };
   /**
-   * A ranked search that ranks every match (not a broad word) reads them all, and counts them with
-   * `count(*) over ()` for its filter's total, sparing the count a second read of the matches (rows
-   * read from the heap). Null when it could not tell (a page past the last match, or it failed).
+   * A page that reads every match of a search anyway (a ranked search of a word that is not broad,
+   * a date-sorted one read and sorted rather than walked) counts them with `count(*) over ()` for
+   * its filter's total, sparing the count a second read of the matches (rows read from the heap).
+   * Null when it could not tell (the page does not read every match, is past the last match, or
+   * failed). Keyed by the request's filter as `list` and `count` both receive it: the list claims
+   * it before its first wait, so the count, running beside it, always finds the claim (before, the
+   * count often looked first and read the matches a second time: 77 of 143 ranked-search misses).
    */
-  const rankedTotals = new WeakMap<EventFilter, Promise<number | null>>();
+  const pageTotals = new WeakMap<EventFilter, Promise<number | null>>();
+  /** The list's side of pageTotals: settle once with the page's count, or null. */
+  const claimPageTotal = (original: EventFilter, sort: SortKey): ((n: number | null) => void) => {
+    if (!original.search || sort === 'popularity' || sort === 'distance' || pageTotals.has(original)) return () => {};
+    let settle: (n: number | null) => void = () => {};
+    pageTotals.set(original, new Promise<number | null>((resolve) => (settle = resolve)));
+    return settle;
+  };
   /** The filter's cards, counted up to one past EXACT_COUNT_LIMIT. */
   const countBounded = async (f: EventFilter): Promise<number> => {
     const [row] = await db
@@ -557,7 +569,7 @@ export function createEventsRepository(db: Db) {
     const planned = await plannedRows(f);
     if (planned <= EXACT_COUNT_LIMIT) {
       // A ranked page of the same filter that reads every match counts them on the way.
-      const counted = await rankedTotals.get(f);
+      const counted = await pageTotals.get(f);
       const n = counted ?? (await countBounded({ ...f, wordsFirst: await readsMatchesSooner(f) }));
       // The planner can be wrong; past the bound the estimate stands, never below the bound.
       if (n <= EXACT_COUNT_LIMIT) return { n, estimated: false };
@@ -575,16 +587,22 @@ export function createEventsRepository(db: Db) {
    * ranking them all (5 ms). Halved, it still counts for a fragment that matches no word ("ytho").
    */
   const plannedMatchesOf = (f: EventFilter, search: string) =>
-    versionFor(f).then((v) =>
-      cached(`matches|${v}|${filterKey(f)}`, async () => {
-        const base = filterConditions({ ...f, search: undefined, allOccurrences: true });
-        const [words, titles] = await Promise.all([
-          plannedRowsOf([...base, sql`${events.search} @@ ${tsQuery(search)}`]),
-          plannedRowsOf([...base, sql`lower(${events.title}) like ${`%${escapeLike(search.toLowerCase())}%`}`]),
-        ]);
-        return Math.max(words, titles / 2);
-      }),
-    );
+    versionFor(f).then((v) => cached(`matches|${v}|${filterKey(f)}`, () => plannedSearch(f, search)));
+  const plannedSearch = async (f: EventFilter, search: string): Promise<number> => {
+    const base = filterConditions({ ...f, search: undefined, allOccurrences: true });
+    const [words, titles] = await Promise.all([
+      plannedRowsOf([...base, sql`${events.search} @@ ${tsQuery(search)}`]),
+      plannedRowsOf([...base, sql`lower(${events.title}) like ${`%${escapeLike(search.toLowerCase())}%`}`]),
+    ]);
+    return Math.max(words, titles / 2);
+  };
+  /**
+   * A word's planned matches among all listed events: per events version and SKETCH_REFRESH_MS,
+   * the last value answering while the next is asked (the planner's figure moves with writes and
+   * statistics, not with each 15 s of the clock, and each asking is two EXPLAINs).
+   */
+  const wordMatches = (now: Date, search: string) =>
+    versionFor({ now }).then((v) => cached.bucketed(`word|${v}|${search}`, now, () => plannedSearch({ now }, search), { bucketMs: SKETCH_REFRESH_MS, estimate: true }));
   /**
    * A search narrowed by category, source, window or place: the word's matches among all listed
    * events (asked once per word) times the share of them the other filters leave, read from a
@@ -596,7 +614,7 @@ export function createEventsRepository(db: Db) {
   const plannedMatches = async (f: EventFilter, search: string): Promise<number> => {
     if (!isListedOnly(f) || f.includeEnded) return plannedMatchesOf(f, search);
     // Keyed by the word alone: a sort's centre or a page's other fields do not change the estimate.
-    const words = plannedMatchesOf({ now: f.now, search }, search);
+    const words = wordMatches(f.now, search);
     const narrowed = f.categories?.length || f.sourceTypes?.length || f.from || f.to || f.near?.radiusM;
     if (!narrowed) return words;
     const [w, s, sample] = await Promise.all([words, sketch(f.now), wordSketch(f.now, search)]);
@@ -611,7 +629,7 @@ export function createEventsRepository(db: Db) {
    */
   const readsMatchesSooner = async (f: EventFilter, page?: { limit: number; offset: number }): Promise<boolean> => {
     if (!f.search || !isListedOnly(f) || f.includeEnded) return false;
-    const [words, matches, s] = await Promise.all([plannedMatchesOf({ now: f.now, search: f.search }, f.search), plannedMatches(f, f.search), sketch(f.now)]);
+    const [words, matches, s] = await Promise.all([wordMatches(f.now, f.search), plannedMatches(f, f.search), sketch(f.now)]);
     const span = f.from || f.to ? estimateRows(s, { from: f.from, to: f.to }) : s.rows;
     // A count crosses the whole span.
     const walked = page && matches > 0 ? Math.min(span, ((page.offset + page.limit) * span) / matches) : span;
@@ -713,97 +731,127 @@ export function createEventsRepository(db: Db) {
       total: { n, estimated: false },
     };
   };
+  /**
+   * A page's rows without the count of every match they carried, which goes to `counted`: none on
+   * the first page is none at all; a later page without a row cannot tell (null).
+   */
+  const withoutTotal = (rows: (SummaryRow & { matchTotal?: number })[], offset: number, counted: (n: number | null) => void): SummaryRow[] => {
+    const n = rows[0]?.matchTotal;
+    counted(n !== undefined ? Number(n) : offset === 0 ? 0 : null);
+    return rows.map(({ matchTotal: _, ...row }) => row as SummaryRow);
+  };
+  /** One page of the filter's cards in the given order (see `list`); `counted` takes the page's count of every match. */
+  const listPage = async (original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null, counted: (n: number | null) => void): Promise<SummaryRow[]> => {
+    const bounded = await withWindowBound(original);
+    // A date-sorted search whose matches are better read and sorted than walked in start order.
+    const byStartOrRank = sort !== 'popularity' && !(sort === 'distance' && bounded.near);
+    const wordsFirst = byStartOrRank && (await readsMatchesSooner(bounded, page));
+    const f = wordsFirst ? { ...bounded, wordsFirst } : bounded;
+    const conds = filterConditions(f);
+    const order: SQL[] = [];
+    if (sort === 'relevance' && f.search) {
+      const broad = (await plannedMatches(f, f.search)) > BROAD_MATCHES;
+      // A broad word ranks its soonest matches only: its count is the count's own (an estimate).
+      if (broad) counted(null);
+      // Ranking needs a match's id, start, title and words only: the listed cards' search index
+      // carries them, so the soonest matches of a broad word are found and ranked without
+      // reading their rows; the page's columns are read for its own rows at the end.
+      const matches = db.select({ id: events.id, startDate: events.startDate, title: events.title, search: events.search }).from(events).where(and(...conds)).$dynamic();
+      // The subquery keeps the table's name, so the columns and expressions below read its rows;
+      // without a limit it is flattened into a plain query on the table.
+      const source = (
+        broad ? matches.orderBy(asc(events.startDate), asc(events.id)).limit(Math.max(RANK_CANDIDATES, page.offset + page.limit)) : matches
+      ).as('events');
+      const rank = sql<number>`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`;
+      const ranked = db
+        .select({ pageId: sql<string>`${events.id}`.as('page_id'), pageRank: rank.as('page_rank'), ...(broad ? {} : { matchTotal: sql<number>`count(*) over ()`.as('match_total') }) })
+        .from(source)
+        // By the output column, not the expression again: its parameters differ from the select's,
+        // so PostgreSQL would rank every match twice (1,556 "bluegrass" matches: 12.4 -> 10.7 ms).
+        .orderBy(desc(sql.identifier('page_rank')), asc(events.startDate), asc(events.id))
+        .limit(page.limit)
+        .offset(page.offset)
+        .as('page');
+      const rows = await db
+        .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(broad ? {} : { matchTotal: sql<number>`${sql.identifier('page')}.match_total` }) })
+        .from(events)
+        .innerJoin(ranked, eq(events.id, ranked.pageId))
+        .orderBy(desc(ranked.pageRank), asc(events.startDate), asc(events.id));
+      return withoutTotal(rows, page.offset, counted);
+    }
+    if (sort === 'distance' && f.near) {
+      // The GiST index of listed cards gives nearest first (`<->` is the chord distance, which
+      // the great-circle distance follows), so finding the page's last event is cheap; the page
+      // is then sorted exactly among the events no farther than it, ties (one venue's events)
+      // included, instead of sorting every event in the radius (a category's 1,000 cards in a
+      // three-mile circle: 22,000 index entries read, 9 ms). The last page of a set counted
+      // exactly is simply sorted. Both read the cube around their circle from that index's
+      // entries alone (it carries what the filter, the order and the page need).
+      const { lat, lng } = f.near;
+      const total = await countOnce(f);
+      let reach = f.near.radiusM;
+      if (total.estimated || total.n > page.offset + page.limit) {
+        // The subquery keeps the table's name, so the distance is computed once, for the edge
+        // alone, not for each event the offset passes. ll_to_earth costs about 7 µs a row: sorting
+        // a two-mile circle by it took 15 ms, the nearest-first walk of the index 1.3 ms.
+        const nearest = db
+          .select({ lat: events.lat, lng: events.lng })
+          .from(events)
+          .where(and(...conds, ...(reach ? [inEarthBox(lat, lng, reach)] : [])))
+          .orderBy(sql`${eventEarth} <-> ${earthOf(lat, lng)}`)
+          .limit(1)
+          .offset(page.offset + page.limit - 1)
+          .as('events');
+        const [edge] = await db.select({ d: metresFrom(lat, lng) }).from(nearest);
+        // One metre of slack against rounding; an extra row sorts after the page.
+        if (edge && edge.d !== null) reach = Number(edge.d) + 1;
+      }
+      if (reach !== undefined) conds.push(inEarthBox(lat, lng, reach), sql`${metresFrom(lat, lng)} <= ${reach}::float8`);
+      order.push(sql`${metresFrom(lat, lng)} asc nulls last`);
+    } else if (sort === 'popularity') {
+      order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`));
+    }
+    // The same order, by an expression no index gives, when every match is better read and sorted.
+    order.push(asc(f.wordsFirst && order.length === 0 ? sql`${events.startDate} + interval '0 seconds'` : events.startDate), asc(events.id));
+    // A search read and sorted by date reads every match: it counts them on the way. A walk in
+    // start order stops at the page, so the count reads for itself, beside it.
+    const counts = f.wordsFirst && sort !== 'popularity' && sort !== 'distance';
+    if (!counts) counted(null);
+    // The page's ids first, then its columns: PostgreSQL computes a query's output columns (the
+    // image, later dates and favourite subqueries among them) for every row an OFFSET skips too.
+    const ids = db
+      .select({ pageId: sql<string>`${events.id}`.as('page_id'), ...(counts ? { matchTotal: sql<number>`count(*) over ()`.as('match_total') } : {}) })
+      .from(events)
+      .where(and(...conds))
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset)
+      .as('page');
+    const rows = await db
+      .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(counts ? { matchTotal: sql<number>`${sql.identifier('page')}.match_total` } : {}) })
+      .from(events)
+      .innerJoin(ids, eq(events.id, ids.pageId))
+      .orderBy(...order);
+    return withoutTotal(rows, page.offset, counted);
+  };
   return {
     async list(original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null): Promise<SummaryRow[]> {
-      const bounded = await withWindowBound(original);
-      // A date-sorted search whose matches are better read and sorted than walked in start order.
-      const byStartOrRank = sort !== 'popularity' && !(sort === 'distance' && bounded.near);
-      const wordsFirst = byStartOrRank && (await readsMatchesSooner(bounded, page));
-      const f = wordsFirst ? { ...bounded, wordsFirst } : bounded;
-      const conds = filterConditions(f);
-      const order: SQL[] = [];
-      if (sort === 'relevance' && f.search) {
-        const broad = (await plannedMatches(f, f.search)) > BROAD_MATCHES;
-        // Ranking needs a match's id, start, title and words only: the listed cards' search index
-        // carries them, so the soonest matches of a broad word are found and ranked without
-        // reading their rows; the page's columns are read for its own rows at the end.
-        const matches = db.select({ id: events.id, startDate: events.startDate, title: events.title, search: events.search }).from(events).where(and(...conds)).$dynamic();
-        // The subquery keeps the table's name, so the columns and expressions below read its rows;
-        // without a limit it is flattened into a plain query on the table.
-        const source = (
-          broad ? matches.orderBy(asc(events.startDate), asc(events.id)).limit(Math.max(RANK_CANDIDATES, page.offset + page.limit)) : matches
-        ).as('events');
-        const rank = sql<number>`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`;
-        const ranked = db
-          .select({ pageId: sql<string>`${events.id}`.as('page_id'), pageRank: rank.as('page_rank'), ...(broad ? {} : { matchTotal: sql<number>`count(*) over ()`.as('match_total') }) })
-          .from(source)
-          .orderBy(desc(rank), asc(events.startDate), asc(events.id))
-          .limit(page.limit)
-          .offset(page.offset)
-          .as('page');
-        let counted: (n: number | null) => void = () => {};
-        if (!broad && !rankedTotals.has(f)) rankedTotals.set(f, new Promise<number | null>((resolve) => (counted = resolve)));
-        try {
-          const rows = await db
-            .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(broad ? {} : { matchTotal: sql<number>`${sql.identifier('page')}.match_total` }) })
-            .from(events)
-            .innerJoin(ranked, eq(events.id, ranked.pageId))
-            .orderBy(desc(ranked.pageRank), asc(events.startDate), asc(events.id));
-          counted(rows[0] ? Number((rows[0] as { matchTotal?: number }).matchTotal) : null);
-          return rows.map(({ matchTotal: _, ...row }: { matchTotal?: number }) => row) as SummaryRow[];
-        } catch (err) {
-          counted(null);
-          throw err;
-        }
+      const counted = claimPageTotal(original, sort);
+      try {
+        return await listPage(original, sort, page, userId, counted);
+      } finally {
+        // A page that did not count (or failed) leaves the count to read for itself.
+        counted(null);
       }
-      if (sort === 'distance' && f.near) {
-        // The GiST index of listed cards gives nearest first (`<->` is the chord distance, which
-        // the great-circle distance follows), so finding the page's last event is cheap; the page
-        // is then sorted exactly among the events no farther than it, ties (one venue's events)
-        // included, instead of sorting every event in the radius (a category's 1,000 cards in a
-        // three-mile circle: 22,000 index entries read, 9 ms). The last page of a set counted
-        // exactly is simply sorted. Both read the cube around their circle from that index's
-        // entries alone (it carries what the filter, the order and the page need).
-        const { lat, lng } = f.near;
-        const total = await countOnce(f);
-        let reach = f.near.radiusM;
-        if (total.estimated || total.n > page.offset + page.limit) {
-          // The subquery keeps the table's name, so the distance is computed once, for the edge
-          // alone, not for each event the offset passes. ll_to_earth costs about 7 µs a row: sorting
-          // a two-mile circle by it took 15 ms, the nearest-first walk of the index 1.3 ms.
-          const nearest = db
-            .select({ lat: events.lat, lng: events.lng })
-            .from(events)
-            .where(and(...conds, ...(reach ? [inEarthBox(lat, lng, reach)] : [])))
-            .orderBy(sql`${eventEarth} <-> ${earthOf(lat, lng)}`)
-            .limit(1)
-            .offset(page.offset + page.limit - 1)
-            .as('events');
-          const [edge] = await db.select({ d: metresFrom(lat, lng) }).from(nearest);
-          // One metre of slack against rounding; an extra row sorts after the page.
-          if (edge && edge.d !== null) reach = Number(edge.d) + 1;
-        }
-        if (reach !== undefined) conds.push(inEarthBox(lat, lng, reach), sql`${metresFrom(lat, lng)} <= ${reach}::float8`);
-        order.push(sql`${metresFrom(lat, lng)} asc nulls last`);
-      } else if (sort === 'popularity') {
-        order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`));
-      }
-      // The same order, by an expression no index gives, when every match is better read and sorted.
-      order.push(asc(f.wordsFirst && order.length === 0 ? sql`${events.startDate} + interval '0 seconds'` : events.startDate), asc(events.id));
-      // The page's ids first, then its columns: PostgreSQL computes a query's output columns (the
-      // image, later dates and favourite subqueries among them) for every row an OFFSET skips too.
-      const ids = db.select({ pageId: sql<string>`${events.id}`.as('page_id') }).from(events).where(and(...conds)).orderBy(...order).limit(page.limit).offset(page.offset).as('page');
-      const rows = await db
-        .select(summaryColumns(userId, f.near, f, cardColumns))
-        .from(events)
-        .innerJoin(ids, eq(events.id, ids.pageId))
-        .orderBy(...order);
-      return rows as SummaryRow[];
     },
 
     /** The filter's total: exact for a small set (and for the unfiltered list), else estimated. */
-    async count(f: EventFilter): Promise<Total> {
-      return countOnce(await withWindowBound(f));
+    async count(original: EventFilter): Promise<Total> {
+      const f = await withWindowBound(original);
+      // The request's list, running beside it, may count its matches (see pageTotals).
+      const fromPage = pageTotals.get(original);
+      if (fromPage && f !== original && !pageTotals.has(f)) pageTotals.set(f, fromPage);
+      return countOnce(f);
     },
 
     /** The category and source facets and the total of a filter: one read when the set is small. */
