@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createAnswerCache } from './answer-cache.ts';
+import { gunzipSync } from 'node:zlib';
+import { createAnswerCache, encodedBody, sharedEncoding } from './answer-cache.ts';
 
 describe('createAnswerCache', () => {
   it('keeps answers within its byte bound, dropping the least recently used first', () => {
     const body = 'x'.repeat(800);
-    // Each entry weighs its key, its body and 200 bytes of bookkeeping: about 1,000 bytes.
+    // Each entry weighs its key, its body and a fifth more (its compressed form), and 200 bytes of
+    // bookkeeping: about 1,160 bytes.
     const cache = createAnswerCache(3000);
     cache.set('a', { body, headers: {}, at: 0 });
     cache.set('b', { body, headers: {}, at: 0 });
@@ -36,5 +38,28 @@ describe('createAnswerCache', () => {
     expect(cache.get('future', 40_000)).toBeUndefined();
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);
+  });
+
+  it('compresses a kept answer once per encoding and keeps the result with it', () => {
+    const answer = { body: JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ title: `Night market ${i}` }))), headers: {}, at: 0 };
+    const gz = encodedBody(answer, 'gzip')!;
+    expect(gunzipSync(gz).toString()).toBe(answer.body);
+    expect(encodedBody(answer, 'gzip')).toBe(gz);
+    const br = encodedBody(answer, 'br')!;
+    expect(br).not.toBe(gz);
+    expect(encodedBody(answer, 'br')).toBe(br);
+    // Under the compress plugin's threshold the text is sent as it is.
+    expect(encodedBody({ body: '{"n":1}', headers: {}, at: 0 }, 'gzip')).toBeNull();
+  });
+
+  it('picks the encoding the compress plugin would: brotli first, then gzip, by the client\'s weights', () => {
+    expect(sharedEncoding({ 'accept-encoding': 'gzip, deflate, br' })).toBe('br');
+    expect(sharedEncoding({ 'accept-encoding': 'gzip' })).toBe('gzip');
+    expect(sharedEncoding({ 'accept-encoding': 'br;q=0, gzip' })).toBe('gzip');
+    expect(sharedEncoding({ 'accept-encoding': 'x-gzip' })).toBe('gzip');
+    expect(sharedEncoding({ 'accept-encoding': 'deflate' })).toBeNull();
+    expect(sharedEncoding({ 'accept-encoding': 'identity' })).toBeNull();
+    expect(sharedEncoding({})).toBeNull();
+    expect(sharedEncoding({ 'accept-encoding': 'gzip', 'x-no-compression': '1' })).toBeNull();
   });
 });

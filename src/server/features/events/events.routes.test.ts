@@ -348,6 +348,44 @@ describe('cached totals', () => {
 });
 
 describe('answers shared by anonymous readers', () => {
+  it('sends a kept answer compressed once for everyone asking in the same encoding, and as text to the rest', async () => {
+    for (let i = 0; i < 12; i++) await buildEvent(t.database.db, { title: `Harbour swim ${i}`, description: 'A cold dip at dawn, then tea by the boathouse.', startDate: inHours(2 + i) });
+    const url = '/api/events?limit=12';
+    const plain = await get(url);
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    for (const [accept, encoding, decode] of [
+      ['br', 'br', brotliDecompressSync],
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip;q=1, br;q=0', 'gzip', gunzipSync],
+      ['*', 'gzip', gunzipSync],
+    ] as const) {
+      const a = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+      const b = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+      expect(b.headers['x-cache']).toBe('hit');
+      for (const res of [a, b]) {
+        expect(res.headers['content-encoding'], accept).toBe(encoding);
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(JSON.parse(decode(res.rawPayload).toString())).toEqual(plain.json());
+      }
+      // Compressed once: the same bytes for the next reader.
+      expect(b.rawPayload.equals(a.rawPayload)).toBe(true);
+    }
+    // No encoding asked for, or one we keep no form of: the text, as the plugin sends it.
+    const text = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect([text.headers['x-cache'], text.headers['content-encoding']]).toEqual(['hit', undefined]);
+    expect(text.body).toBe(plain.body);
+    const deflated = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'deflate' } });
+    expect(deflated.headers['content-encoding']).toBe('deflate');
+    // A small answer stays text, as the plugin leaves it.
+    const small = await t.app.inject({ method: 'GET', url: '/api/events/stats', headers: { 'accept-encoding': 'gzip' } });
+    const again = await t.app.inject({ method: 'GET', url: '/api/events/stats', headers: { 'accept-encoding': 'gzip' } });
+    expect(again.headers['x-cache']).toBe('hit');
+    expect([small.headers['content-encoding'], again.headers['content-encoding']]).toEqual([undefined, undefined]);
+    expect(again.json()).toEqual(small.json());
+  });
+
   it('sends a list, facets and stats again as they were until the events change, and keeps none for signed-in readers', async () => {
     await buildEvent(t.database.db, { title: 'First', startDate: inHours(2) });
     for (const url of ['/api/events?limit=5', '/api/events/facets', '/api/events/stats']) {

@@ -19,7 +19,7 @@ import { publicOrigin } from '../../lib/origin.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import type { EventsService } from './events.service.ts';
-import { createAnswerCache } from './answer-cache.ts';
+import { createAnswerCache, encodedBody, sharedEncoding, type SharedAnswer } from './answer-cache.ts';
 import { toICalendar } from './ics.ts';
 
 const IdParams = z.object({ id: z.string().max(100) });
@@ -66,15 +66,25 @@ async function shared<T>(
   if (req.headers['if-none-match'] === tag) return reply.code(304).send();
   const key = `${await deps.events.listingVersion(now)} ${req.url}`;
   const kept = deps.answers.get(key, now.getTime());
-  if (kept) return reply.headers({ ...kept.headers, 'x-cache': 'hit' }).type(JSON_TYPE).send(kept.body);
+  if (kept) return sendAnswer(req, reply.headers({ ...kept.headers, 'x-cache': 'hit' }), kept);
   const { body, headers = {} } = await produce();
   // The route's own serializer (its response schema), as a returned value would be sent.
   const out = reply.serialize(body);
   const text = typeof out === 'string' ? out : Buffer.from(out as ArrayBuffer).toString('utf8');
+  const answer = { body: text, headers: { ...headers, etag: tag }, at: now.getTime() };
   // An answer built on the previous bucket's totals (given while this bucket's load) is not kept.
   // Kept with its own tag: sent again in the next bucket, it still names the bucket it was made in.
-  if (!deps.events.isProvisional(now)) deps.answers.set(key, { body: text, headers: { ...headers, etag: tag }, at: now.getTime() });
-  return reply.headers({ ...headers, 'x-cache': 'miss' }).type(JSON_TYPE).send(text);
+  if (!deps.events.isProvisional(now)) deps.answers.set(key, answer);
+  return sendAnswer(req, reply.headers({ ...headers, 'x-cache': 'miss' }), answer);
+}
+
+/** A shared answer, compressed once for all who ask for it in the same encoding (see encodedBody). */
+function sendAnswer(req: FastifyRequest, reply: FastifyReply, answer: SharedAnswer): FastifyReply {
+  const encoding = sharedEncoding(req.headers);
+  const encoded = encoding && encodedBody(answer, encoding);
+  // The compress plugin leaves an answer that names its encoding as it is.
+  if (encoded) return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').type(JSON_TYPE).send(encoded);
+  return reply.type(JSON_TYPE).send(answer.body);
 }
 
 /** Reading events (public), favourites and calendars (signed in), and hand-entered events (admins). */
