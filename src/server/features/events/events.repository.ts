@@ -544,9 +544,12 @@ export function createEventsRepository(db: Db) {
    * count often looked first and read the matches a second time: 77 of 143 ranked-search misses).
    */
   const pageTotals = new WeakMap<EventFilter, Promise<number | null>>();
-  /** The list's side of pageTotals: settle once with the page's count, or null. */
-  const claimPageTotal = (original: EventFilter, sort: SortKey): ((n: number | null) => void) => {
-    if (!original.search || sort === 'popularity' || sort === 'distance' || pageTotals.has(original)) return () => {};
+  /**
+   * The list's side of pageTotals: settle once with the page's count, or null. No claim (null) for
+   * a page that never reads every match (no words, or sorted by popularity or distance).
+   */
+  const claimPageTotal = (original: EventFilter, sort: SortKey): ((n: number | null) => void) | null => {
+    if (!original.search || sort === 'popularity' || sort === 'distance' || pageTotals.has(original)) return null;
     let settle: (n: number | null) => void = () => {};
     pageTotals.set(original, new Promise<number | null>((resolve) => (settle = resolve)));
     return settle;
@@ -605,8 +608,8 @@ export function createEventsRepository(db: Db) {
     versionFor({ now }).then((v) => cached.bucketed(`word|${v}|${search}`, now, () => plannedSearch({ now }, search), { bucketMs: SKETCH_REFRESH_MS, estimate: true }));
   /**
    * A search narrowed by category, source, window or place: the word's matches among all listed
-   * events (asked once per word) times the share of them the other filters leave, read from a
-   * sample of the word's matches (matchShare). Asking the planner per filter cost two EXPLAINs for
+   * events (wordMatches: once per word and 5 minutes) times the share of them the other filters
+   * leave, read from a sample of the word's matches (matchShare). Asking the planner per filter cost two EXPLAINs for
    * every new window or category a word came with, and it takes the word and the category as
    * independent: "tasting" among Music events, which has none, was planned at 2,700 and walked
    * every Music card for the soonest of them (66 ms over 100,000 events).
@@ -625,7 +628,7 @@ export function createEventsRepository(db: Db) {
    * and sorting them than by walking the cards in start order (see WALK_US_PER_CARD). The walk
    * crosses the cards of the window (all cards without one) at the rate the filter's matches
    * occur among them; the read takes every match of the words, whatever else the filter says.
-   * Estimates only (the planner once per word, the sketch): no rows are read to decide.
+   * Estimates only (the planner once per word and 5 minutes, the sketch): no rows are read to decide.
    */
   const readsMatchesSooner = async (f: EventFilter, page?: { limit: number; offset: number }): Promise<boolean> => {
     if (!f.search || !isListedOnly(f) || f.includeEnded) return false;
@@ -735,13 +738,13 @@ export function createEventsRepository(db: Db) {
    * A page's rows without the count of every match they carried, which goes to `counted`: none on
    * the first page is none at all; a later page without a row cannot tell (null).
    */
-  const withoutTotal = (rows: (SummaryRow & { matchTotal?: number })[], offset: number, counted: (n: number | null) => void): SummaryRow[] => {
+  const withoutTotal = (rows: (SummaryRow & { matchTotal?: number })[], offset: number, counted: ((n: number | null) => void) | null): SummaryRow[] => {
     const n = rows[0]?.matchTotal;
-    counted(n !== undefined ? Number(n) : offset === 0 ? 0 : null);
+    counted?.(n !== undefined ? Number(n) : offset === 0 ? 0 : null);
     return rows.map(({ matchTotal: _, ...row }) => row as SummaryRow);
   };
-  /** One page of the filter's cards in the given order (see `list`); `counted` takes the page's count of every match. */
-  const listPage = async (original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null, counted: (n: number | null) => void): Promise<SummaryRow[]> => {
+  /** One page of the filter's cards in the given order (see `list`); `counted`, when the count waits for it, takes the page's count of every match. */
+  const listPage = async (original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null, counted: ((n: number | null) => void) | null): Promise<SummaryRow[]> => {
     const bounded = await withWindowBound(original);
     // A date-sorted search whose matches are better read and sorted than walked in start order.
     const byStartOrRank = sort !== 'popularity' && !(sort === 'distance' && bounded.near);
@@ -752,7 +755,8 @@ export function createEventsRepository(db: Db) {
     if (sort === 'relevance' && f.search) {
       const broad = (await plannedMatches(f, f.search)) > BROAD_MATCHES;
       // A broad word ranks its soonest matches only: its count is the count's own (an estimate).
-      if (broad) counted(null);
+      const counts = !broad && counted !== null;
+      if (!counts) counted?.(null);
       // Ranking needs a match's id, start, title and words only: the listed cards' search index
       // carries them, so the soonest matches of a broad word are found and ranked without
       // reading their rows; the page's columns are read for its own rows at the end.
@@ -764,7 +768,7 @@ export function createEventsRepository(db: Db) {
       ).as('events');
       const rank = sql<number>`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`;
       const ranked = db
-        .select({ pageId: sql<string>`${events.id}`.as('page_id'), pageRank: rank.as('page_rank'), ...(broad ? {} : { matchTotal: sql<number>`count(*) over ()`.as('match_total') }) })
+        .select({ pageId: sql<string>`${events.id}`.as('page_id'), pageRank: rank.as('page_rank'), ...(counts ? { matchTotal: sql<number>`count(*) over ()`.as('match_total') } : {}) })
         .from(source)
         // By the output column, not the expression again: its parameters differ from the select's,
         // so PostgreSQL would rank every match twice (1,556 "bluegrass" matches: 12.4 -> 10.7 ms).
@@ -773,7 +777,7 @@ export function createEventsRepository(db: Db) {
         .offset(page.offset)
         .as('page');
       const rows = await db
-        .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(broad ? {} : { matchTotal: sql<number>`${sql.identifier('page')}.match_total` }) })
+        .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(counts ? { matchTotal: sql<number>`${sql.identifier('page')}.match_total` } : {}) })
         .from(events)
         .innerJoin(ranked, eq(events.id, ranked.pageId))
         .orderBy(desc(ranked.pageRank), asc(events.startDate), asc(events.id));
@@ -815,8 +819,8 @@ export function createEventsRepository(db: Db) {
     order.push(asc(f.wordsFirst && order.length === 0 ? sql`${events.startDate} + interval '0 seconds'` : events.startDate), asc(events.id));
     // A search read and sorted by date reads every match: it counts them on the way. A walk in
     // start order stops at the page, so the count reads for itself, beside it.
-    const counts = f.wordsFirst && sort !== 'popularity' && sort !== 'distance';
-    if (!counts) counted(null);
+    const counts = Boolean(f.wordsFirst) && counted !== null;
+    if (!counts) counted?.(null);
     // The page's ids first, then its columns: PostgreSQL computes a query's output columns (the
     // image, later dates and favourite subqueries among them) for every row an OFFSET skips too.
     const ids = db
@@ -841,7 +845,7 @@ export function createEventsRepository(db: Db) {
         return await listPage(original, sort, page, userId, counted);
       } finally {
         // A page that did not count (or failed) leaves the count to read for itself.
-        counted(null);
+        counted?.(null);
       }
     },
 
