@@ -192,6 +192,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('npm start on PostgreSQL with WE
     }
   }, 180_000);
 
+  it('stops at once when asked while a worker is still starting', async () => {
+    database ??= await openTestDatabase();
+    const s = await startServer({ DATABASE_URL: database.url!, WEB_CONCURRENCY: '2', SEED_DEMO: 'false', RUN_SCHEDULER: 'false' });
+    try {
+      // The primary forks the follower once the leader listens; it takes about a second to load.
+      await s.waitFor('the leader to listen', (lines) => lines.some((l) => l.msg === 'worker listening'));
+      const asked = Date.now();
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+      expect(Date.now() - asked).toBeLessThan(10_000);
+      expect(s.lines.some((l) => l.msg.includes('still running after the stop timeout'))).toBe(false);
+    } finally {
+      if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
   it('exits with an error, instead of restarting forever, when the first worker cannot start', async () => {
     const missing = new URL(process.env.TEST_DATABASE_URL!);
     missing.pathname = '/townbeat_no_such_database';

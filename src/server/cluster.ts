@@ -71,6 +71,8 @@ export function runPrimary(opts: { workers: number; env: Pick<Env, 'RUN_SCHEDULE
   cluster.schedulingPolicy = cluster.SCHED_RR;
   const say = (level: 'info' | 'warn' | 'error', msg: string, fields: object = {}) => log(level, msg, { role: 'primary', ...fields });
   const roles = new Map<Worker, { role: WorkerRole; startedAt: number }>();
+  // Workers that serve: only they have the graceful shutdown that the stop message starts.
+  const listening = new WeakSet<Worker>();
   const delays: Record<WorkerRole, number> = { leader: 0, follower: 0 };
   let leaderListened = false;
   let stopping = false;
@@ -87,7 +89,9 @@ export function runPrimary(opts: { workers: number; env: Pick<Env, 'RUN_SCHEDULE
       stopping = true;
       say('info', 'stopping the workers', { signal });
       for (const w of roles.keys()) {
-        if (w.isConnected()) w.send(STOP_MESSAGE);
+        if (listening.has(w) && w.isConnected()) w.send(STOP_MESSAGE);
+        // One still starting has nothing to finish, and would not hear the message: it waited
+        // for the stop timeout (15 s) before.
         else w.process.kill('SIGTERM');
       }
       const timer = setTimeout(() => {
@@ -110,6 +114,7 @@ export function runPrimary(opts: { workers: number; env: Pick<Env, 'RUN_SCHEDULE
     process.on('SIGINT', onSignal);
 
     cluster.on('listening', (worker) => {
+      listening.add(worker);
       const role = roles.get(worker)?.role;
       say('info', 'worker listening', { worker: worker.process.pid, workerRole: role });
       if (role === 'leader' && !leaderListened) {
