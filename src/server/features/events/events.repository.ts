@@ -126,8 +126,8 @@ function metresFrom(lat: number, lng: number): SQL {
  * the chord, which is shorter than the great circle). The covering GiST index of listed cards
  * (events_cards_earth_idx) finds the events inside from its entries alone.
  */
-function inEarthBox(lat: number, lng: number, radiusM: number): SQL {
-  return sql`earth_box(${earthOf(lat, lng)}, ${radiusM}::float8) @> ${eventEarth}`;
+function inEarthBox(lat: number, lng: number, radiusM: number | SQL): SQL {
+  return sql`earth_box(${earthOf(lat, lng)}, (${radiusM})::float8) @> ${eventEarth}`;
 }
 
 /** Every column but the tsvector, the widest value of a row, which no reader needs. */
@@ -785,32 +785,38 @@ export function createEventsRepository(db: Db) {
     }
     if (sort === 'distance' && f.near) {
       // The GiST index of listed cards gives nearest first (`<->` is the chord distance, which
-      // the great-circle distance follows), so finding the page's last event is cheap; the page
-      // is then sorted exactly among the events no farther than it, ties (one venue's events)
-      // included, instead of sorting every event in the radius (a category's 1,000 cards in a
-      // three-mile circle: 22,000 index entries read, 9 ms). The last page of a set counted
-      // exactly is simply sorted. Both read the cube around their circle from that index's
-      // entries alone (it carries what the filter, the order and the page need).
-      const { lat, lng } = f.near;
-      const total = await countOnce(f);
-      let reach = f.near.radiusM;
-      if (total.estimated || total.n > page.offset + page.limit) {
-        // The subquery keeps the table's name, so the distance is computed once, for the edge
-        // alone, not for each event the offset passes. ll_to_earth costs about 7 µs a row: sorting
-        // a two-mile circle by it took 15 ms, the nearest-first walk of the index 1.3 ms.
-        const nearest = db
-          .select({ lat: events.lat, lng: events.lng })
-          .from(events)
-          .where(and(...conds, ...(reach ? [inEarthBox(lat, lng, reach)] : [])))
-          .orderBy(sql`${eventEarth} <-> ${earthOf(lat, lng)}`)
-          .limit(1)
-          .offset(page.offset + page.limit - 1)
-          .as('events');
-        const [edge] = await db.select({ d: metresFrom(lat, lng) }).from(nearest);
-        // One metre of slack against rounding; an extra row sorts after the page.
-        if (edge && edge.d !== null) reach = Number(edge.d) + 1;
+      // the great-circle distance follows), so finding the page's last event (its edge) is
+      // cheap; the page is then sorted exactly among the events no farther than it, ties (one
+      // venue's events) included, instead of sorting every event in the radius (a category's
+      // 1,000 cards in a three-mile circle: 22,000 index entries read, 9 ms). Past the last
+      // event there is no edge: the page sorts the whole circle. Both read the cube around their
+      // circle from that index's entries alone (it carries what the filter, the order and the
+      // page need).
+      const { lat, lng, radiusM } = f.near;
+      // The subquery keeps the table's name, so the distance is computed once, for the edge
+      // alone, not for each event the offset passes. ll_to_earth costs about 7 µs a row: sorting
+      // a two-mile circle by it took 15 ms, the nearest-first walk of the index 1.3 ms.
+      const nearest = db
+        .select({ lat: events.lat, lng: events.lng })
+        .from(events)
+        .where(and(...conds, ...(radiusM ? [inEarthBox(lat, lng, radiusM)] : [])))
+        .orderBy(sql`${eventEarth} <-> ${earthOf(lat, lng)}`)
+        .limit(1)
+        .offset(page.offset + page.limit - 1)
+        .as('events');
+      // One metre of slack against rounding; an extra row sorts after the page.
+      const edge = db.select({ d: sql<number>`${metresFrom(lat, lng)} + 1` }).from(nearest);
+      if (radiusM) {
+        // In the page's own query (one round trip, planned once), beside the count instead of
+        // after it. The box is a superset of the edge's circle; the radius test in the filter
+        // keeps the circle, and what the box adds beyond the edge sorts after the page.
+        conds.push(inEarthBox(lat, lng, sql`coalesce((${edge}), ${radiusM}::float8)`));
+      } else {
+        // No radius: a page past the last located event also lists the events with no place
+        // (distance unknown, last), which no box holds.
+        const [row] = await edge;
+        if (row && row.d !== null) conds.push(inEarthBox(lat, lng, Number(row.d)));
       }
-      if (reach !== undefined) conds.push(inEarthBox(lat, lng, reach), sql`${metresFrom(lat, lng)} <= ${reach}::float8`);
       order.push(sql`${metresFrom(lat, lng)} asc nulls last`);
     } else if (sort === 'popularity') {
       order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`));
