@@ -178,7 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('aiMonitor', aiMonitor);
   const health = createHealthService({ db: database.db, clock, timeZone: city.timeZone, startedAt: clock.now(), scheduler: () => (app.hasDecorator('scheduler') ? app.scheduler : null) });
 
-  await app.register(authRoutes, { auth, oidc: deps.oidc ?? null, secureCookies: production || httpsPublic });
+  await app.register(authRoutes, { auth, oidc: deps.oidc ?? null, secureCookies: production || httpsPublic, perMinute: env.AUTH_RATE_LIMIT });
   await app.register(healthRoutes, { health });
   const bus = createEventBus();
   app.decorate('bus', bus);

@@ -41,6 +41,8 @@ export const EnvSchema = z
     /** Worker processes `npm start` runs on PostgreSQL (default: every core in production, else 1); the embedded database allows one. */
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     CITY_CONFIG: z.string().min(1).optional(),
+    /** Sign-ups and sign-ins allowed per minute from one address (with every worker and instance on the database counting together). */
+    AUTH_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
     /** OpenAI-compatible endpoint (its URL up to /chat/completions); unset, AI features use only the built-in engines. */
     LLM_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
     LLM_API_KEY: z.string().min(1).optional(),

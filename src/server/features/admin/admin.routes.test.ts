@@ -332,6 +332,19 @@ describe('system status, health and security', () => {
     );
   });
 
+  it('warns when sign-in allows many attempts a minute (AUTH_RATE_LIMIT)', async () => {
+    const t2 = await buildTestApp({ env: { AUTH_RATE_LIMIT: '1000' } });
+    try {
+      const signup = await t2.app.inject({ method: 'POST', url: '/api/auth/signup', headers: { origin: TEST_ORIGIN }, payload: { email: 'loose-admin@example.org', password: 'correct horse battery', firstName: 'L', lastName: 'A' } });
+      const report = (await t2.app.inject({ method: 'GET', url: '/api/deployment/security', headers: { cookie: sessionCookieFrom(signup) } })).json();
+      const check = report.checklist.find((c: { item: string }) => c.item === 'Rate limits on');
+      expect(check).toMatchObject({ status: 'warn' });
+      expect(check.detail).toContain('1000 attempts a minute');
+    } finally {
+      await t2.close();
+    }
+  });
+
   it('scores a production-like configuration green', async () => {
     const t2 = await buildTestApp({ env: { SESSION_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://events.example.org' } });
     try {

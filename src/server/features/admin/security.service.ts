@@ -12,6 +12,8 @@ type Check = SecurityReport['checklist'][number] & { weight: number };
 const journalFile = fileURLToPath(new URL('../../db/migrations/meta/_journal.json', import.meta.url));
 /** Above this many admins the check warns: every admin is a way in. */
 const MANY_ADMINS = 5;
+/** More sign-in attempts a minute from one address than this is a warning (the default is 20). */
+const LOOSE_AUTH_LIMIT = 60;
 
 /** The score: the weighted share of applicable checks that pass, 0..100. */
 export function securityScore(checks: readonly Pick<Check, 'status' | 'weight'>[]): number {
@@ -82,9 +84,11 @@ export function createSecurityService(deps: { app: FastifyInstance; env: Env; da
           ? { item: 'Secure cookies behind HTTPS', status: 'pass', detail: 'Session cookies are httpOnly, SameSite=Lax and Secure', weight: 2 }
           : { item: 'Secure cookies behind HTTPS', status: 'fail', detail: 'Cookies are not marked Secure: set PUBLIC_URL to an https:// address', weight: 2 },
         await headersCheck(),
-        app.hasPlugin('@fastify/rate-limit') && rateLimited.includes('/api/auth/login')
-          ? { item: 'Rate limits on', status: 'pass', detail: `${rateLimited.length} routes are rate limited, sign-in among them`, weight: 1 }
-          : { item: 'Rate limits on', status: 'fail', detail: rateLimited.length ? 'Sign-in is not rate limited' : 'No route is rate limited', weight: 1 },
+        !app.hasPlugin('@fastify/rate-limit') || !rateLimited.includes('/api/auth/login')
+          ? { item: 'Rate limits on', status: 'fail', detail: rateLimited.length ? 'Sign-in is not rate limited' : 'No route is rate limited', weight: 1 }
+          : env.AUTH_RATE_LIMIT > LOOSE_AUTH_LIMIT
+            ? { item: 'Rate limits on', status: 'warn', detail: `Sign-in allows ${env.AUTH_RATE_LIMIT} attempts a minute per address (AUTH_RATE_LIMIT): passwords are easier to guess`, weight: 1 }
+            : { item: 'Rate limits on', status: 'pass', detail: `${rateLimited.length} routes are rate limited, sign-in among them (${env.AUTH_RATE_LIMIT} a minute per address)`, weight: 1 },
         {
           item: 'Administrators',
           status: admins.length === 0 ? 'fail' : admins.length > MANY_ADMINS ? 'warn' : 'pass',

@@ -13,14 +13,16 @@ export interface AuthRoutesDeps {
   auth: AuthService;
   oidc: OidcAdapter | null;
   secureCookies: boolean;
+  /** Sign-ups and sign-ins allowed per minute from one address (AUTH_RATE_LIMIT). */
+  perMinute: number;
 }
 
 const OIDC_COOKIE = 'tb_oidc';
-const authLimit = { rateLimit: { max: 20, timeWindow: '1 minute' } };
 
 /** Sign-up, sign-in, sign-out and the current user, for local accounts and OpenID Connect. */
 export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const authLimit = { rateLimit: { max: deps.perMinute, timeWindow: '1 minute' } };
   const cookieOpts = {
     path: '/',
     httpOnly: true,

@@ -41,6 +41,25 @@ describe('limits shared by every instance on one database', () => {
   });
 });
 
+describe('AUTH_RATE_LIMIT', () => {
+  it('sets how many sign-ups and sign-ins one address may make a minute', async () => {
+    const c = await buildTestApp({ env: { AUTH_RATE_LIMIT: '3' } });
+    try {
+      const signup = (i: number) =>
+        c.app.inject({ method: 'POST', url: '/api/auth/signup', headers: { origin: TEST_ORIGIN }, payload: { email: `limit${i}@example.org`, password: 'a long enough password', firstName: 'L', lastName: 'M' } });
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await signup(i)).statusCode);
+      expect(codes).toEqual([201, 201, 201, 429]);
+      // Signing in counts apart, with the same limit.
+      const logins: number[] = [];
+      for (let i = 0; i < 4; i++) logins.push((await login(c, `nobody${i}@example.org`)).statusCode);
+      expect(logins).toEqual([401, 401, 401, 429]);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('createRateLimitCounter', () => {
   it('counts hits in a window, starts again after it, and forgets a key on reset', async () => {
     const counter = createRateLimitCounter(a.database.db);
