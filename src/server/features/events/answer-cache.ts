@@ -26,7 +26,7 @@ export interface SharedAnswer {
  * asking for another (or none) gets the text, which the compress plugin handles as any answer.
  */
 export type SharedEncoding = 'br' | 'gzip';
-/** Below this the compress plugin sends the text as it is (its `threshold`); so do we. */
+/** Below this an answer is sent as text: the compress plugin's `threshold` (app.ts) and ours. */
 export const COMPRESS_THRESHOLD = 1024;
 // The compress plugin's order of preference and its negotiation (@fastify/compress), so that a
 // kept answer is sent in the encoding a fresh one would be.

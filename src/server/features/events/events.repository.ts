@@ -1,4 +1,5 @@
 import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, ne, sql, type SQL } from 'drizzle-orm';
+import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { eventSources, events, favorites, images } from './events.table.ts';
 import { estimateRows, histogram, matchShare, SKETCH_CELLS_PER_DEGREE, WORD_SAMPLE, type ListingSketch } from './listing-sketch.ts';
@@ -743,6 +744,29 @@ export function createEventsRepository(db: Db) {
     counted?.(n !== undefined ? Number(n) : offset === 0 ? 0 : null);
     return rows.map(({ matchTotal: _, ...row }) => row as SummaryRow);
   };
+  /** The count of every match, beside each of a page's ids, when the page reads them all anyway. */
+  const matchTotalOf = (counts: boolean): { matchTotal: SQL.Aliased<number> } | Record<never, never> => (counts ? { matchTotal: sql<number>`count(*) over ()`.as('match_total') } : {});
+  /**
+   * A page's cards from its ids (subquery `page`), in `order`: PostgreSQL computes a query's
+   * output columns (the image, later dates and favourite subqueries among them) for every row an
+   * OFFSET skips too, so the ids come first. The count the page carried goes to `counted`.
+   */
+  const cardsOf = async (
+    page: SubqueryWithSelection<{ pageId: SQL.Aliased<string> }, 'page'>,
+    counts: boolean,
+    userId: string | null,
+    f: EventFilter,
+    order: SQL[],
+    offset: number,
+    counted: ((n: number | null) => void) | null,
+  ): Promise<SummaryRow[]> => {
+    const rows = await db
+      .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(counts ? { matchTotal: sql<number>`${sql.identifier('page')}.match_total` } : {}) })
+      .from(events)
+      .innerJoin(page, eq(events.id, page.pageId))
+      .orderBy(...order);
+    return withoutTotal(rows, offset, counted);
+  };
   /** One page of the filter's cards in the given order (see `list`); `counted`, when the count waits for it, takes the page's count of every match. */
   const listPage = async (original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null, counted: ((n: number | null) => void) | null): Promise<SummaryRow[]> => {
     const bounded = await withWindowBound(original);
@@ -768,7 +792,7 @@ export function createEventsRepository(db: Db) {
       ).as('events');
       const rank = sql<number>`ts_rank_cd(${events.search}, ${tsQuery(f.search)}) + case when lower(${events.title}) like ${`%${escapeLike(f.search.toLowerCase())}%`} then 1 else 0 end`;
       const ranked = db
-        .select({ pageId: sql<string>`${events.id}`.as('page_id'), pageRank: rank.as('page_rank'), ...(counts ? { matchTotal: sql<number>`count(*) over ()`.as('match_total') } : {}) })
+        .select({ pageId: sql<string>`${events.id}`.as('page_id'), pageRank: rank.as('page_rank'), ...matchTotalOf(counts) })
         .from(source)
         // By the output column, not the expression again: its parameters differ from the select's,
         // so PostgreSQL would rank every match twice (1,556 "bluegrass" matches: 12.4 -> 10.7 ms).
@@ -776,12 +800,7 @@ export function createEventsRepository(db: Db) {
         .limit(page.limit)
         .offset(page.offset)
         .as('page');
-      const rows = await db
-        .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(counts ? { matchTotal: sql<number>`${sql.identifier('page')}.match_total` } : {}) })
-        .from(events)
-        .innerJoin(ranked, eq(events.id, ranked.pageId))
-        .orderBy(desc(ranked.pageRank), asc(events.startDate), asc(events.id));
-      return withoutTotal(rows, page.offset, counted);
+      return cardsOf(ranked, counts, userId, f, [desc(ranked.pageRank), asc(events.startDate), asc(events.id)], page.offset, counted);
     }
     if (sort === 'distance' && f.near) {
       // The GiST index of listed cards gives nearest first (`<->` is the chord distance, which
@@ -827,22 +846,16 @@ export function createEventsRepository(db: Db) {
     // start order stops at the page, so the count reads for itself, beside it.
     const counts = Boolean(f.wordsFirst) && counted !== null;
     if (!counts) counted?.(null);
-    // The page's ids first, then its columns: PostgreSQL computes a query's output columns (the
-    // image, later dates and favourite subqueries among them) for every row an OFFSET skips too.
+    // The page's ids first, then its columns (see cardsOf).
     const ids = db
-      .select({ pageId: sql<string>`${events.id}`.as('page_id'), ...(counts ? { matchTotal: sql<number>`count(*) over ()`.as('match_total') } : {}) })
+      .select({ pageId: sql<string>`${events.id}`.as('page_id'), ...matchTotalOf(counts) })
       .from(events)
       .where(and(...conds))
       .orderBy(...order)
       .limit(page.limit)
       .offset(page.offset)
       .as('page');
-    const rows = await db
-      .select({ ...summaryColumns(userId, f.near, f, cardColumns), ...(counts ? { matchTotal: sql<number>`${sql.identifier('page')}.match_total` } : {}) })
-      .from(events)
-      .innerJoin(ids, eq(events.id, ids.pageId))
-      .orderBy(...order);
-    return withoutTotal(rows, page.offset, counted);
+    return cardsOf(ids, counts, userId, f, order, page.offset, counted);
   };
   return {
     async list(original: EventFilter, sort: SortKey, page: { limit: number; offset: number }, userId: string | null): Promise<SummaryRow[]> {
