@@ -831,6 +831,7 @@ async function postgresBlock(database: Database) {
     result.rate = statsOf(fixed.lat, fixed.elapsedMs, errorsOf(fixed));
     const f = result.rate;
     console.log(`  varied mix offered at ${RATE} req/s for ${SECONDS} s: ${f.requests} requests, p50 ${ms(f.p50)}, p97.5 ${ms(f.p975)}, max ${ms(f.max)} ms, ${f.errors} errors  (target p97.5 <= 50 ms: ${f.p975 <= 50 && f.errors === 0 ? 'PASS' : 'FAIL'})`);
+    for (const e of fixed.errors) console.log(`      error: ${e}`);
     printMixByKind(fixed, offeredReqs);
 
     // Where the slowest kind spends its time: its slowest request, asked again (now warm).
