@@ -34,7 +34,7 @@ import * as schema from '../src/server/db/schema.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { seedDemoIfEmpty } from '../src/server/features/ingestion/demo/seed-demo.ts';
 import { closeSharedSandbox } from '../src/server/features/ingestion/parse/sandbox.ts';
-import { postgresUrl, prng, withBenchDatabase } from './lib.ts';
+import { memoryLatencyNs, postgresUrl, prng, withBenchDatabase } from './lib.ts';
 
 // ---------------------------------------------------------------- options
 
@@ -907,6 +907,7 @@ async function pgliteCrowdBlock() {
 
 async function main() {
   console.log(`Events benchmark: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${loadAverage()} at start`);
+  console.log(`(memory: a random read over 128 MB takes ${memoryLatencyNs().toFixed(0)} ns at the start, to compare runs by: the server's work waits on memory)`);
   console.log(`(every phase sends different requests: pages, categories, words, places and windows vary; ${REQUESTS_PER_KIND} requests per kind alone)`);
   console.log('(an anonymous answer already given for the same URL under the same events version, less than 15 s before, is sent again from the server\'s shared-answer cache: "cached" is that share)');
   if (ONLY !== 'pglite') {
@@ -917,7 +918,7 @@ async function main() {
     await pgliteCrowdBlock();
     await pgliteDemoBlock();
   }
-  console.log(`\n  load average at the end: ${loadAverage()} (other work on the machine inflates every figure)`);
+  console.log(`\n  load average at the end: ${loadAverage()} (other work on the machine inflates every figure); a random read over 128 MB: ${memoryLatencyNs().toFixed(0)} ns`);
 }
 
 // Run when started as a script; other scripts may import the generator and loader.
