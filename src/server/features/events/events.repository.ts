@@ -557,9 +557,18 @@ export function createEventsRepository(db: Db) {
   };
   /** The filter's cards, counted up to one past EXACT_COUNT_LIMIT. */
   const countBounded = async (f: EventFilter): Promise<number> => {
+    const conds = filterConditions(f);
+    // A place and nothing else that has an index of its own (a category, source, word or
+    // window): the circle's box in the covering GiST index of listed cards, which holds every
+    // other column the filter tests. The latitude band of the B-tree crosses the whole city:
+    // 3.5 to 4.2 ms against 1.2 to 1.5 ms for a one-mile circle over 100,000 events.
+    const near = f.near;
+    if (near?.radiusM && isListedOnly(f) && !f.includeEnded && !f.categories?.length && !f.sourceTypes?.length && !f.search && !f.from && !f.to) {
+      conds.push(inEarthBox(near.lat, near.lng, near.radiusM));
+    }
     const [row] = await db
       .select({ n: sql<number>`count(*)::int` })
-      .from(db.select({ one: sql`1` }).from(events).where(and(...filterConditions(f))).limit(EXACT_COUNT_LIMIT + 1).as('bounded'));
+      .from(db.select({ one: sql`1` }).from(events).where(and(...conds)).limit(EXACT_COUNT_LIMIT + 1).as('bounded'));
     return row?.n ?? 0;
   };
   /**

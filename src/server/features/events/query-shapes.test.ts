@@ -132,6 +132,27 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using events_upcoming_category_geo_idx/);
   });
 
+  it("counts a place alone from the circle's box in the listed cards' GiST index, not a latitude band", async () => {
+    captured.length = 0;
+    const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=24&lat=45.5&lng=-122.66&radius=1&sortBy=distance' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-count-estimated']).toBeUndefined();
+    const count = captured.find((q) => /^select count\(\*\)::int from \(select 1 from "events"/.test(q.sql));
+    expect(count, 'the exact count of a small set').toBeDefined();
+    const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${count!.sql}`, count!.params);
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using events_cards_earth_idx/);
+    // Every event of the circle is counted, the box's corners are not: the list pages to as many.
+    let listed = 0;
+    for (let offset = 0; ; offset += 24) {
+      const page = (await t.app.inject({ method: 'GET', url: `/api/events?limit=24&lat=45.5&lng=-122.66&radius=1&sortBy=distance&offset=${offset}` })).json() as { distance: number }[];
+      listed += page.length;
+      for (const e of page) expect(e.distance).toBeLessThanOrEqual(1);
+      if (page.length < 24) break;
+    }
+    expect(Number(res.headers['x-total-count'])).toBe(listed);
+    expect(listed).toBeGreaterThan(24);
+  });
+
   it("reads a rare word's matches and sorts them, rather than walking every card by date", async () => {
     captured.length = 0;
     const url = `/api/events?limit=10&search=theremin&sortBy=date&startDate=${new Date(NOW.getTime() + DAY).toISOString()}&endDate=${new Date(NOW.getTime() + 60 * DAY).toISOString()}`;
