@@ -69,6 +69,18 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     return plans;
   }
 
+  /** A request whose total is an exact count of a small set: its answer and the count's plan. */
+  async function exactCountOf(url: string) {
+    captured.length = 0;
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-count-estimated']).toBeUndefined();
+    const count = captured.find((q) => /^select count\(\*\)::int from \(select 1 from "events"/.test(q.sql));
+    expect(count, 'the exact count of a small set').toBeDefined();
+    const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${count!.sql}`, count!.params);
+    return { res, plan: rows.map((r) => r['QUERY PLAN']).join('\n') };
+  }
+
   it.each(KINDS)('%s reads events through an index', async (_kind, url) => {
     captured.length = 0;
     const res = await t.app.inject({ method: 'GET', url });
@@ -122,25 +134,13 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
   });
 
   it("counts a category within a radius from that category's latitude band", async () => {
-    captured.length = 0;
-    const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=24&lat=45.5&lng=-122.66&radius=2&sortBy=distance&category=Business' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['x-total-count-estimated']).toBeUndefined();
-    const count = captured.find((q) => /^select count\(\*\)::int from \(select 1 from "events"/.test(q.sql));
-    expect(count, 'the exact count of a small set').toBeDefined();
-    const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${count!.sql}`, count!.params);
-    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using events_upcoming_category_geo_idx/);
+    const { plan } = await exactCountOf('/api/events?limit=24&lat=45.5&lng=-122.66&radius=2&sortBy=distance&category=Business');
+    expect(plan).toMatch(/Index Only Scan using events_upcoming_category_geo_idx/);
   });
 
   it("counts a place alone from the circle's box in the listed cards' GiST index, not a latitude band", async () => {
-    captured.length = 0;
-    const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=24&lat=45.5&lng=-122.66&radius=1&sortBy=distance' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['x-total-count-estimated']).toBeUndefined();
-    const count = captured.find((q) => /^select count\(\*\)::int from \(select 1 from "events"/.test(q.sql));
-    expect(count, 'the exact count of a small set').toBeDefined();
-    const { rows } = await t.database.pool!.query<{ 'QUERY PLAN': string }>(`explain ${count!.sql}`, count!.params);
-    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using events_cards_earth_idx/);
+    const { res, plan } = await exactCountOf('/api/events?limit=24&lat=45.5&lng=-122.66&radius=1&sortBy=distance');
+    expect(plan).toMatch(/Index Only Scan using events_cards_earth_idx/);
     // Every event of the circle is counted, the box's corners are not: the list pages to as many.
     let listed = 0;
     for (let offset = 0; ; offset += 24) {
