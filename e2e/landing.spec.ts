@@ -58,6 +58,20 @@ test("'See How It Works' scrolls the demos section into view", async ({ page }) 
   expect(new URL(page.url()).pathname).toBe('/');
 });
 
+test('at 390 px each example event of the hero card stays inside its card', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 780 });
+  await openLanding(page);
+  const figure = page.locator('figure').filter({ hasText: 'Happening near you' });
+  const card = (await figure.boundingBox())!;
+  const rows = figure.getByRole('listitem');
+  await expect(rows).toHaveCount(3);
+  for (const row of await rows.all()) {
+    const box = (await row.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width - 16);
+    await expect(row.locator('p').first()).toBeVisible();
+  }
+});
+
 test('demo cards open one panel at a time and close on a second click', async ({ page }) => {
   await openLanding(page);
   const buttons = demoButtons(page);

@@ -207,7 +207,7 @@ export default function LandingPage() {
               </figcaption>
               <ul className="mt-4 grid gap-3">
                 {exampleFeed.map((e) => (
-                  <li key={e.title} className="flex items-center gap-3 rounded-lg border border-border bg-background p-3">
+                  <li key={e.title} className="flex min-w-0 items-center gap-3 rounded-lg border border-border bg-background p-3">
                     <span aria-hidden="true" className="h-12 w-1.5 shrink-0 rounded-full" style={{ backgroundColor: e.colour }} />
                     <div className="min-w-0 flex-1">
                       <p className="truncate font-semibold">{e.title}</p>
@@ -215,7 +215,7 @@ export default function LandingPage() {
                         {e.when} · {e.where}
                       </p>
                     </div>
-                    <span className="inline-flex items-center gap-1.5 rounded-full bg-muted px-2.5 py-1 text-xs font-semibold">
+                    <span className="inline-flex shrink-0 items-center gap-1.5 rounded-full bg-muted px-2.5 py-1 text-xs font-semibold">
                       <span aria-hidden="true" className="size-2 rounded-full" style={{ backgroundColor: e.colour }} />
                       {e.category}
                     </span>
