@@ -218,3 +218,25 @@ export function metrics(gold: Category[], predicted: Category[]): Metrics {
   const macroF1 = present.reduce((a, c) => a + c.f1, 0) / Math.max(1, present.length);
   return { n: gold.length, accuracy: gold.length ? correct / gold.length : 0, macroF1, perClass, confusion };
 }
+
+/**
+ * Cohen's kappa of two labellings of the same events: their agreement beyond what their label
+ * frequencies alone would give by chance (1 identical, 0 no better than chance).
+ */
+export function cohensKappa(a: readonly Category[], b: readonly Category[]): number {
+  if (a.length !== b.length) throw new Error('cohensKappa: the labellings differ in length');
+  if (a.length === 0) return 0;
+  const n = a.length;
+  let observed = 0;
+  const countA = new Map<Category, number>();
+  const countB = new Map<Category, number>();
+  a.forEach((x, i) => {
+    if (x === b[i]) observed++;
+    countA.set(x, (countA.get(x) ?? 0) + 1);
+    countB.set(b[i]!, (countB.get(b[i]!) ?? 0) + 1);
+  });
+  const po = observed / n;
+  let pe = 0;
+  for (const [c, k] of countA) pe += (k / n) * ((countB.get(c) ?? 0) / n);
+  return pe === 1 ? 1 : (po - pe) / (1 - pe);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Row } from './data.ts';
+import { cohensKappa, type Row } from './data.ts';
 import { categoryWords, normaliseText, urlHostWords } from './features.ts';
 import { adaptPriors } from './classifier.ts';
 import { eventScores, lexiconScores, lineupCue } from './lexicon.ts';
@@ -289,5 +289,21 @@ describe('classifier training helpers', () => {
     expect(Object.keys(r.chosen!)).toEqual(['A', 'B', 'C']);
     expect(r.predictions).toHaveLength(12);
     expect(r.pooled.accuracy).toBe(1);
+  });
+});
+
+describe('cohensKappa (agreement of two labellings, the classifier bench\'s second annotation)', () => {
+  it('is 1 for identical labellings and 0 when agreement is what the label frequencies give by chance', () => {
+    expect(cohensKappa(['Music', 'Arts', 'Sports'], ['Music', 'Arts', 'Sports'])).toBe(1);
+    // Each side half Music, half Arts, agreeing on half the events: exactly chance.
+    expect(cohensKappa(['Music', 'Music', 'Arts', 'Arts'], ['Music', 'Arts', 'Music', 'Arts'])).toBeCloseTo(0, 10);
+  });
+
+  it('discounts agreement on a dominant label', () => {
+    // 9 of 10 agree, but mostly on Sports: po 0.9, pe 0.9 * 0.8 + 0.1 * 0.2 = 0.74.
+    const a = [...new Array<'Sports'>(9).fill('Sports'), 'Arts'] as const;
+    const b = [...new Array<'Sports'>(8).fill('Sports'), 'Arts', 'Arts'] as const;
+    expect(cohensKappa(a, b)).toBeCloseTo((0.9 - 0.74) / 0.26, 10);
+    expect(() => cohensKappa(['Music'], [])).toThrow(/length/);
   });
 });
