@@ -16,6 +16,7 @@ import { PORTLAND } from '../src/server/city.ts';
 import { openDatabase, type Database } from '../src/server/db/client.ts';
 import { createSafeFetch } from '../src/server/features/ingestion/fetch/safe-fetch.ts';
 import type { CandidateEvent } from '../src/server/features/ingestion/ingestion.types.ts';
+import { canonicalUrl } from '../src/server/features/ingestion/pipeline/normalise.ts';
 import { parseIcal } from '../src/server/features/ingestion/parse/ical.parse.ts';
 import { parseJsonLd } from '../src/server/features/ingestion/parse/jsonld.parse.ts';
 import { toCandidate as ticketmasterCandidate } from '../src/server/features/ingestion/connectors/ticketmaster.connector.ts';
@@ -254,7 +255,7 @@ function buildPairs(): Pair[] {
 
 // ---------------------------------------------------------------- real pairs from the fixtures
 
-const asComparable = (c: CandidateEvent): Comparable => ({ title: c.title, start: c.start, venueName: c.venueName ?? '', address: c.address ?? null, lat: c.lat ?? null, lng: c.lng ?? null });
+const asComparable = (c: CandidateEvent): Comparable => ({ title: c.title, start: c.start, venueName: c.venueName ?? '', address: c.address ?? null, lat: c.lat ?? null, lng: c.lng ?? null, url: canonicalUrl(c.url) });
 const parseCtx = { now: new Date('1990-01-01T00:00:00Z'), timeZone: 'UTC', horizonDays: 20_000, maxOccurrences: 50 };
 
 /**

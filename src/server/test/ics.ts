@@ -8,6 +8,8 @@ export interface IcsItem {
   location?: string;
   geo?: string;
   status?: string;
+  /** The event's page (URL). */
+  url?: string;
 }
 
 /** A small iCalendar feed written the way real calendars write one. */
@@ -18,6 +20,7 @@ export function icsCalendar(events: IcsItem[]): string {
     if (e.location) lines.push(`LOCATION:${e.location}`);
     if (e.geo) lines.push(`GEO:${e.geo}`);
     if (e.status) lines.push(`STATUS:${e.status}`);
+    if (e.url) lines.push(`URL:${e.url}`);
     lines.push('END:VEVENT');
   }
   lines.push('END:VCALENDAR');

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   t.clock.set(NOW);
-  await t.database.db.execute(sql`truncate sources, events, venues, duplicate_pairs cascade`);
+  await t.database.db.execute(sql`truncate sources, events, venues, duplicate_pairs, rate_limits cascade`);
   feeds = {};
 });
 
@@ -91,6 +91,30 @@ describe('a run keeps distinct events distinct', () => {
       { uid: 'gig@x', title: 'Symphony under the Stars', start: '20270620T200000', location: 'Washington Park' },
     ]);
     expect(await listed()).toEqual(['Symphony under the Stars', 'Rose City Folk Festival']);
+  });
+});
+
+describe('one event relisted by another site', () => {
+  it('merges a relisting without a venue into the original when both link the same event page, and proposes it without one', async () => {
+    const page = 'https://tickets.example.org/e/holiday-makers-fair-2026-48213';
+    const listing = 'https://tickets.example.org/events';
+    await source('Venue', 'a', [
+      { uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', url: page },
+      { uid: 'market@venue', title: 'Winter Night Market', start: '20261206T170000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', url: listing },
+    ]);
+    const { run } = await source('Listings', 'b', [
+      { uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000', url: `${page}?utm_source=listings` },
+      // The same title and hour, no venue, and a listing page many events share: only proposed.
+      { uid: 'market@listings', title: 'Winter Night Market', start: '20261206T170000', url: listing },
+    ]);
+    expect(run).toMatchObject({ created: 1, merged: 1 });
+    expect(await listed()).toEqual(['Holiday Makers Fair', 'Winter Night Market', 'Winter Night Market']);
+    const pairs = (await api('GET', '/api/admin/duplicates')).json().pairs as { a: { title: string }; reason: string }[];
+    expect(pairs.map((p) => [p.a.title, p.reason])).toEqual([['Winter Night Market', 'same title; venue unknown; same start']]);
+    const [fair] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Holiday Makers Fair' and status <> 'merged'`);
+    const detail = (await api('GET', `/api/events/${fair!.id}`)).json();
+    expect(detail.sources.map((s: { name: string }) => s.name).sort()).toEqual(['Listings', 'Venue']);
+    expect(detail.venue).toBe('Leftbank Annex');
   });
 });
 

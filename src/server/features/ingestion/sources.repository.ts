@@ -153,6 +153,8 @@ export interface NearbyEvent {
   lat: number | null;
   lng: number | null;
   geoApprox: boolean;
+  /** The page of the event at the source that first listed it. */
+  url: string | null;
 }
 export type NewSource = typeof sources.$inferInsert;
 
@@ -252,12 +254,13 @@ export function createSourcesRepository(db: Db) {
         lat: number | null;
         lng: number | null;
         geo_approx: boolean;
+        source_url: string | null;
         listed: boolean;
       }>(
         db,
         // Listed is answered per row, not filtered in SQL: a filter on gone_at lets the planner
         // prefer the partial indexes of lists over the start-date ranges (seen: 30x slower).
-        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx,
+        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx, e.source_url,
           (e.status <> 'merged' and e.gone_at is null) as listed
         from ${events} e
         join unnest(${sql.param(windows.map((w) => w.from.toISOString()))}::timestamptz[], ${sql.param(windows.map((w) => w.to.toISOString()))}::timestamptz[]) as w(f, t)
@@ -273,6 +276,7 @@ export function createSourcesRepository(db: Db) {
         lat: r.lat === null ? null : Number(r.lat),
         lng: r.lng === null ? null : Number(r.lng),
         geoApprox: r.geo_approx,
+        url: r.source_url,
       }));
     },
     allVenues: () => db.select().from(venues),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareEvents, isSameEvent, learnedMergeThreshold, normaliseAddress, placeRelation, stem, titleRelation, type Comparable } from './dedupe.ts';
+import { compareEvents, eventPageKey, isSameEvent, learnedMergeThreshold, normaliseAddress, placeRelation, stem, titleRelation, type Comparable } from './dedupe.ts';
 
 const at = (iso: string) => new Date(iso);
 const ev = (title: string, start: string, venueName = 'Crystal Ballroom', lat: number | null = 45.5225, lng: number | null = -122.6838, extra: Partial<Comparable> = {}): Comparable => ({
@@ -38,6 +38,45 @@ describe('deduplication: what merges', () => {
     expect(isSameEvent(ev('Salsa Social', T, 'Ballroom', null, null, { venueId: 'v1' }), ev('Salsa social', T, 'Crystal', null, null, { venueId: 'v1' }))).toBe(true);
     expect(isSameEvent(ev('Salsa Social', T, '', null, null, { address: '1332 W Burnside Street, Portland' }), ev('Salsa social', T, '', null, null, { address: '1332 W. Burnside St' }))).toBe(true);
     expect(isSameEvent(ev('Salsa Social', T, 'Doug Fir'), ev('Salsa social', T, 'Doug Fir Lounge, Portland, OR'))).toBe(true);
+  });
+});
+
+describe('deduplication: the same page of one event', () => {
+  const page = 'https://www.universe.com/events/osea-membership-registration-tickets-toronto-1PDMTJ';
+  it('merges a relisting without a venue into the original when both link the same event page, title and start', () => {
+    // Ticketmaster's two API versions of one Universe event: v1 names the venue, v2 names none.
+    const v1 = ev('OSEA Membership Registration', T, 'OSEA Office', null, null, { url: `http://https//www.universe.com/events/osea-membership-registration-tickets-toronto-1PDMTJ?ref=ticketmaster` });
+    const v2 = ev('OSEA Membership Registration', T, '', null, null, { url: `${page}?ref=ticketmaster` });
+    expect(compareEvents(v1, v2)).toMatchObject({ verdict: 'same', reason: 'same event page, title and start' });
+    // Without the shared page the same pair is only proposed.
+    expect(compareEvents({ ...v1, url: null }, v2).verdict).toBe('possible');
+  });
+
+  it('never merges on a page alone: two named venues, titles that tell events apart, or starts an hour apart stay apart', () => {
+    expect(compareEvents(ev('Open Mic', T, 'Doug Fir Lounge', 45.5226, -122.6574, { url: page }), ev('Open Mic', T, 'Mississippi Studios', 45.5513, -122.6757, { url: page })).verdict).toBe('different');
+    expect(compareEvents(ev('Spanish Conversation Hour', T, '', null, null, { url: page }), ev('French Conversation Hour', T, 'Library', null, null, { url: page })).verdict).toBe('different');
+    expect(compareEvents(ev('Open Mic', T, '', null, null, { url: page }), ev('Open Mic', '2026-12-05T04:00:00Z', 'Library', null, null, { url: page })).verdict).toBe('different');
+    // A one-word title inside a longer one is too little in common where no place agrees, page or not.
+    expect(compareEvents(ev('Yoga', T, '', null, null, { url: page }), ev('Yoga for Seniors', T, 'Library', null, null, { url: page })).verdict).toBe('different');
+  });
+
+  it('takes no listing page or home page for one event\'s page: many events share those', () => {
+    for (const url of ['https://library.example.org/events', 'https://library.example.org/', 'https://library.example.org/calendar/', 'https://example.org/event.php?id=12', 'https://example.org/storytime']) {
+      expect(eventPageKey(url), url).toBeNull();
+      const c = compareEvents(ev('Baby Storytime', T, '', null, null, { url }), ev('Baby Storytime', T, 'Midland Library', null, null, { url }));
+      expect(c.verdict, url).toBe('possible');
+    }
+  });
+
+  it('compares pages without scheme, "www.", query, fragment or trailing slash, and repairs a doubled scheme', () => {
+    expect(eventPageKey('http://https://www.universe.com/events/osea-1PDMTJ?ref=tm')).toBe('universe.com/events/osea-1PDMTJ');
+    expect(eventPageKey('https://WWW.Universe.com/events/osea-1PDMTJ/#tickets')).toBe('universe.com/events/osea-1PDMTJ');
+    expect(eventPageKey('https://www.meetup.com/pdx-python/events/301234567/')).toBe('meetup.com/pdx-python/events/301234567');
+    // Paths keep their case: slugs and ids are case-sensitive.
+    expect(eventPageKey('https://universe.com/events/osea-1pdmtj')).not.toBe(eventPageKey('https://universe.com/events/osea-1PDMTJ'));
+    expect(eventPageKey('mailto:someone@example.org')).toBeNull();
+    expect(eventPageKey('not a url')).toBeNull();
+    expect(eventPageKey(null)).toBeNull();
   });
 });
 

@@ -4,7 +4,8 @@ import { haversineM } from '../../../lib/geo.ts';
 // needs agreeing evidence on all three counts: the start (within 30 minutes), the title (the same
 // words once wording is set aside, and nothing that tells events apart: a number, a date, a
 // differing word such as Spanish / French or U10 / U12), and the place (the same venue, precise
-// coordinates within 150 m, or the same address). Where the evidence is thin the pair is only
+// coordinates within 150 m, or the same address) or, where one place is unknown, the same page of
+// that one event (a site relisting an event links to its page). Where the evidence is thin the pair is only
 // proposed to admins ('possible'); both events stay listed until someone decides. Two items of one
 // source are never compared here: a source knows its own events (see ingestion's matching step).
 
@@ -233,6 +234,42 @@ export interface Comparable {
   lng: number | null;
   /** True when lat/lng are only a neighbourhood's centre, which says nothing about the venue. */
   geoApprox?: boolean;
+  /** The event's page at its source (see eventPageKey). */
+  url?: string | null;
+}
+
+/** Last path segments that name a listing of many events, not one event's page. */
+const LISTING_SEGMENTS = new Set([
+  'event', 'events', 'calendar', 'calendars', 'ticket', 'tickets', 'whats-on', 'whatson', 'programme', 'program', 'programs',
+  'schedule', 'shows', 'concerts', 'agenda', 'home', 'index.html', 'index.htm', 'index.php', 'veranstaltungen', 'termine',
+]);
+const pageCache = new Map<string, string | null>();
+
+/**
+ * The page of one event that a record links to, as compared: host without "www." and path, no
+ * scheme, query or fragment (a doubled scheme, "http://https://...", repaired). Null when there is
+ * none, or when the page is not one event's: a site's home or a listing ("/events", "/calendar"),
+ * which many events share. A page is one event's when its last path segment has a digit or at
+ * least 12 characters (".../events/osea-membership-registration-1PDMTJ", ".../e/12345").
+ */
+export function eventPageKey(url: string | null | undefined): string | null {
+  if (!url) return null;
+  const hit = pageCache.get(url);
+  if (hit !== undefined) return hit;
+  let key: string | null = null;
+  try {
+    const u = new URL(url.trim().replace(/^https?:\/\/(https?):?\/\//i, '$1://'));
+    const segments = u.pathname.split('/').filter(Boolean);
+    const last = segments.at(-1) ?? '';
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && last && !LISTING_SEGMENTS.has(last.toLowerCase()) && (/\d/.test(last) || last.length >= 12)) {
+      key = `${u.hostname.toLowerCase().replace(/^www\d*\./, '')}/${segments.join('/')}`;
+    }
+  } catch {
+    key = null;
+  }
+  if (pageCache.size >= CACHE_LIMIT) pageCache.clear();
+  pageCache.set(url, key);
+  return key;
 }
 
 /** A venue name as compared: its words without the city's, and which of them name this place. */
@@ -345,6 +382,11 @@ export function compareEvents(a: Comparable, b: Comparable): Comparison {
   const score = Math.round(titleScore * placeScore * timeScore * 1000) / 1000;
   if (place === 'same' && title === 'equal') return { verdict: 'same', score, reason: 'same title, place and start' };
   if (place === 'same' && title === 'contains' && dt <= CONTAINED_WINDOW_MS) return { verdict: 'same', score, reason: 'one title contains the other, same place and start' };
+  // No place agrees, none differs: the same page of one event says it is one event.
+  if ((title === 'equal' || (title === 'contains' && dt <= CONTAINED_WINDOW_MS)) && a.url && b.url) {
+    const page = eventPageKey(a.url);
+    if (page !== null && page === eventPageKey(b.url)) return { verdict: 'same', score: Math.round(titleScore * timeScore * 1000) / 1000, reason: 'same event page, title and start' };
+  }
   if (title === 'weak' && place !== 'same') return DIFFERENT('too little in common');
   const why = [
     title === 'equal' ? 'same title' : title === 'contains' ? 'one title contains the other' : 'titles share few words',

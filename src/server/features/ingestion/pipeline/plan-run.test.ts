@@ -39,6 +39,7 @@ const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   lat: 45.5297,
   lng: -122.6668,
   geoApprox: false,
+  url: null,
   ...over,
 });
 const state = (over: Partial<RunState> = {}): RunState => ({

@@ -97,7 +97,7 @@ function changed<T extends object>(old: T, next: Partial<T>) {
   });
 }
 
-const comparable = (e: NearbyEvent): Comparable => ({ title: e.title, start: e.startDate, venueName: e.venueName, venueId: e.venueId, address: e.address, lat: e.lat, lng: e.lng, geoApprox: e.geoApprox });
+const comparable = (e: NearbyEvent): Comparable => ({ title: e.title, start: e.startDate, venueName: e.venueName, venueId: e.venueId, address: e.address, lat: e.lat, lng: e.lng, geoApprox: e.geoApprox, url: e.url });
 
 /** Listed events bucketed by 30-minute slot, each marked when the run's source already lists it. */
 function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlySet<string>) {
@@ -218,7 +218,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
   const addNew = (n: NormalisedEvent, hash: string) => {
     const id = randomUUID();
     const venueId = venueOf(n);
-    const me: Comparable & { id: string } = { id, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox };
+    const me: Comparable & { id: string } = { id, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox, url: n.url };
     const { best, possible } = matcher.match(me);
     // Admins' decisions may have shown that pairs this alike are one event.
     const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
