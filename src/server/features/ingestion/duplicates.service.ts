@@ -52,7 +52,9 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
         if (pair.status !== 'open') throw conflict(`This pair was already decided (${pair.status === 'merged' ? 'merged' : 'kept apart'})`);
         if (keepId && keepId !== pair.eventA && keepId !== pair.eventB) throw invalid('keepId must be the id of one of the two events');
         await r.lockEvents([pair.eventA, pair.eventB]);
-        const [a, b] = await Promise.all([r.findEvent(pair.eventA), r.findEvent(pair.eventB)]);
+        // In turn: the transaction is one connection.
+        const a = await r.findEvent(pair.eventA);
+        const b = await r.findEvent(pair.eventB);
         if (!a || !b) throw notFound('Event not found');
         if (a.status === 'merged' || b.status === 'merged') throw conflict('One of the two events was merged into another since');
         const target = keepId ? (keepId === a.id ? a : b) : a.createdAt <= b.createdAt ? a : b;

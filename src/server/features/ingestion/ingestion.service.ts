@@ -114,12 +114,12 @@ export function createIngestionService(deps: {
       fresh.forEach((n, i) => classified.set(n.externalId, results[i]!));
     }
     const linkedIds = [...new Set(items.map((i) => links.get(i.externalId)?.eventId).filter((x): x is string => Boolean(x)))];
-    const [linked, nearby, venueRows, mergeThreshold] = await Promise.all([
-      r.linkedEvents(linkedIds),
-      r.eventsInWindows(slotWindows(items, (n) => links.has(n.externalId))),
-      r.allVenues(),
-      deps.mergeThreshold(tx),
-    ]);
+    // One after another: a transaction is one connection, which runs one query at a time anyway
+    // (pg queues concurrent ones, warns that it is deprecated, and pg 9 drops it).
+    const linked = await r.linkedEvents(linkedIds);
+    const nearby = await r.eventsInWindows(slotWindows(items, (n) => links.has(n.externalId)));
+    const venueRows = await r.allVenues();
+    const mergeThreshold = await deps.mergeThreshold(tx);
     return {
       source: { id: source.id, name: source.name, sourceType: source.sourceType, trusted: source.trusted, isDemo: source.isDemo },
       now: clock.now(),

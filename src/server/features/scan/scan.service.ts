@@ -85,12 +85,12 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
   const repo = createScanRepository(db);
   const timeZone = city.timeZone;
 
+  // One query after another: inside the scan's transaction `r` is one connection, which pg
+  // would queue concurrent queries on (deprecated; pg 9 drops it).
   async function facts(r: ScanRepository, userId: string, now: Date): Promise<ScanFacts> {
-    const [thisWeek, categories, newVenues] = await Promise.all([
-      r.countByUser(userId, startOfLocalWeek(now, timeZone)),
-      r.countCategories(userId),
-      r.countNewVenues(userId),
-    ]);
+    const thisWeek = await r.countByUser(userId, startOfLocalWeek(now, timeZone));
+    const categories = await r.countCategories(userId);
+    const newVenues = await r.countNewVenues(userId);
     return { thisWeek, categories, newVenues };
   }
 
