@@ -10,7 +10,12 @@ export interface IcsItem {
   status?: string;
   /** The event's page (URL). */
   url?: string;
+  description?: string;
 }
+
+/** An iCalendar content line folded at 75 octets, as RFC 5545 asks (the text is ASCII here). */
+const foldLine = (line: string) => line.match(/.{1,74}/g)!.join('\r\n ');
+const escapeText = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/[,;]/g, (c) => `\\${c}`);
 
 /** A small iCalendar feed written the way real calendars write one. */
 export function icsCalendar(events: IcsItem[]): string {
@@ -21,6 +26,7 @@ export function icsCalendar(events: IcsItem[]): string {
     if (e.geo) lines.push(`GEO:${e.geo}`);
     if (e.status) lines.push(`STATUS:${e.status}`);
     if (e.url) lines.push(`URL:${e.url}`);
+    if (e.description) lines.push(foldLine(`DESCRIPTION:${escapeText(e.description)}`));
     lines.push('END:VEVENT');
   }
   lines.push('END:VCALENDAR');

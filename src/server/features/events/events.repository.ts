@@ -44,8 +44,9 @@ const eventEarth = sql`ll_to_earth(${events.lat}, ${events.lng})`;
  * Relevance ranking reads the words of every match, and a broad term matches a large share of
  * the table. When a search matches more than BROAD_MATCHES events (as the planner expects, see
  * plannedMatches), only the soonest RANK_CANDIDATES of them (or as many as the page reaches) are
- * ranked: the best matches of the coming days come first. The listed cards' search index gives
- * matches in start order, read from the index alone. Over 100,000 events, ranking every match
+ * ranked: the best matches of the coming days come first, walked in start order through the
+ * listed cards' index (each card's words read from its row: no btree entry can hold the words of a
+ * long description, see migration 0021). Over 100,000 events, ranking every match
  * costs about 4 µs a match (a row read and its rank), and finding the soonest 500 about 0.6 µs
  * per card walked (26,000 / matches ms): the two meet near 2,500 matches, at about 10 ms. With
  * 1,000 candidates they met near 3,300 matches and 14 ms. Deeper pages rank more candidates,
@@ -55,13 +56,13 @@ export const BROAD_MATCHES = 2500;
 export const RANK_CANDIDATES = 500;
 
 /**
- * A search sorted by date walks the listed cards' search index in start order (it carries the
- * words) until the page is full: quick while matches are dense, as a broad word's are, or the page
+ * A search sorted by date walks the listed cards in start order (testing each one's words) until
+ * the page is full: quick while matches are dense, as a broad word's are, or the page
  * is near the top. Deep in a rarer word's list the walk passes tens of thousands of cards, and
  * reading every match (the word indexes, then their rows) and sorting them is cheaper: "jazz"
  * (1,839 matches among 100,000) at offset 456 took 40.7 ms by the walk, 5.2 ms read and sorted.
- * The costs per card walked and per match read, in µs, as measured there (the walk also reads
- * the index's pages, the read one row per match).
+ * The costs per card walked and per match read, in µs, as measured there, when the walk read the
+ * words from an index that carried them (dropped in 0021; the walk now reads each card's row).
  */
 const WALK_US_PER_CARD = 1.5;
 const READ_US_PER_MATCH = 4;
@@ -792,9 +793,8 @@ export function createEventsRepository(db: Db) {
       // A broad word ranks its soonest matches only: its count is the count's own (an estimate).
       const counts = !broad && counted !== null;
       if (!counts) counted?.(null);
-      // Ranking needs a match's id, start, title and words only: the listed cards' search index
-      // carries them, so the soonest matches of a broad word are found and ranked without
-      // reading their rows; the page's columns are read for its own rows at the end.
+      // Ranking needs a match's id, start, title and words only; the page's other columns are
+      // read for its own rows at the end.
       const matches = db.select({ id: events.id, startDate: events.startDate, title: events.title, search: events.search }).from(events).where(and(...conds)).$dynamic();
       // The subquery keeps the table's name, so the columns and expressions below read its rows;
       // without a limit it is flattened into a plain query on the table.

@@ -144,7 +144,8 @@ export const events = pgTable(
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
     // Listed cards by start and by popularity, covering what lists filter on: written as SQL in
     // migrations 0015 and 0017 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
-    // events_cards_popularity_idx, events_cards_search_start_idx, events_cards_earth_idx.
+    // events_cards_popularity_idx, events_cards_earth_idx (events_cards_search_start_idx, which also carried
+    // the words, was dropped in 0021: a long description made its entry too large to insert).
     // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows;
     // series_prev_end rides along for the series test (a series is one card).
     index('events_upcoming_category_idx')

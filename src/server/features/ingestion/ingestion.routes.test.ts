@@ -208,6 +208,48 @@ describe('a run', () => {
     expect(await titles()).toEqual(['Stays', 'Vanishes']);
   });
 
+  it('lists events whatever the length of their text, and finds them by a word at the end of it', async () => {
+    // Three thousand words over 1,000 distinct ones: the words index of one event takes several
+    // kilobytes, more than a btree entry may hold (0021 dropped the index that carried them).
+    const syllables = ['ka', 'lo', 'mi', 'ren', 'tas', 'vor', 'pel', 'qui', 'zan', 'dor'];
+    const words = Array.from({ length: 3000 }, (_, i) => syllables[i % 10]! + syllables[Math.floor(i / 10) % 10]! + syllables[Math.floor(i / 100) % 10]!);
+    const description = `${words.join(' ')} marmalade`.slice(-20_000);
+    const title = `Ça commence: ${'Fête de la musique, édition spéciale '.repeat(10)}`.slice(0, 300);
+    const location = `Théâtre ${'Salle des fêtes élargie '.repeat(15)}`.slice(0, 300);
+    feeds.venue = ics([
+      { uid: 'long@venue', title: 'Harvest Fair', start: '20261125T190000', location: 'Laurelhurst Park', description },
+      { uid: 'wide@venue', title, start: '20261126T190000', location },
+      { uid: 'short@venue', title: 'Book Swap', start: '20261127T190000' },
+    ]);
+    const src = await addSource('Long texts', '/venue.ics');
+    expect((await api('POST', `/api/admin/sources/${src.id}/run`)).json()).toMatchObject({ status: 'success', created: 3, errors: 0 });
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    const found = (await api('GET', '/api/events?search=marmalade')).json() as { id: string; title: string }[];
+    expect(found.map((e) => e.title)).toEqual(['Harvest Fair']);
+    expect((await api('GET', `/api/events/${found[0]!.id}`)).json().description).toHaveLength(description.length);
+    expect((await api('GET', '/api/events?search=Harvest&sortBy=date')).json().map((e: { title: string }) => e.title)).toEqual(['Harvest Fair']);
+    expect(await titles()).toEqual(['Harvest Fair', title.trim(), 'Book Swap']);
+  });
+
+  it('names the database failure of a run in a sentence, not the statement and its values', async () => {
+    feeds.venue = ics([{ uid: 'a@venue', title: 'Harvest Fair', start: '20261125T190000' }]);
+    const src = await addSource('Venue', '/venue.ics');
+    // An index no entry can satisfy stands in for a write the database refuses.
+    await t.database.db.execute(sql`create unique index refuse_all on events ((1))`);
+    try {
+      await api('POST', `/api/admin/sources/${src.id}/run`);
+      feeds.venue = ics([{ uid: 'b@venue', title: 'Book Swap', start: '20261126T190000' }, { uid: 'c@venue', title: 'Quiz Night', start: '20261127T190000' }]);
+      t.clock.advance(60_000);
+      const run = (await api('POST', `/api/admin/sources/${src.id}/run`)).json() as { status: string; error: string };
+      expect(run.status).toBe('error');
+      expect(run.error).toMatch(/^Could not store the events: duplicate key value violates unique constraint "refuse_all"/);
+      expect(run.error).not.toMatch(/insert into|Book Swap/);
+      expect(run.error.length).toBeLessThanOrEqual(300);
+    } finally {
+      await t.database.db.execute(sql`drop index refuse_all`);
+    }
+  });
+
   it('records a failing source without partial events, and other sources are unaffected', async () => {
     feeds.listings = ics([{ uid: 'ok', title: 'Fine event', start: '20261125T190000' }]);
     const broken = await addSource('Broken', '/venue.ics'); // answers 500

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DrizzleQueryError } from 'drizzle-orm';
 import type { CityConfig } from '../../../contract/city.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
@@ -63,6 +64,17 @@ export class NotContributable extends AppError {
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;
+
+/**
+ * What a failed run tells an admin (its summary, the source's health, the error log): the
+ * database's own sentence for a write it refused, not the statement with every value of the run
+ * (thousands of characters of events), which is what the query error's message holds.
+ */
+export function runError(err: unknown): string {
+  const db = err instanceof DrizzleQueryError && err.cause instanceof Error ? err.cause.message : null;
+  const message = db === null ? (err instanceof Error ? err.message : String(err)) : `Could not store the events: ${db}`;
+  return message.length > 300 ? `${message.slice(0, 299)}…` : message;
+}
 
 /** Fetch, parse, normalise, deduplicate, classify and store one source's events. */
 export function createIngestionService(deps: {
@@ -309,7 +321,7 @@ export function createIngestionService(deps: {
       } catch (err) {
         summary.status = 'error';
         summary.errors = 1;
-        summary.error = err instanceof Error ? err.message : String(err);
+        summary.error = runError(err);
         summary.created = summary.updated = summary.merged = 0;
       }
       const finishedAt = clock.now();
