@@ -217,6 +217,8 @@ interface EventBatch {
 
 function* generateEvents(total: number, batchSize: number, venues: Venue[], now: number): Generator<EventBatch> {
   const r = prng(42);
+  // A stream of its own, so the other fields stay what they were before it was added.
+  const longText = prng(4242);
   const HOUR = 3600_000;
   for (let done = 0; done < total; ) {
     const n = Math.min(batchSize, total - done);
@@ -244,6 +246,11 @@ function* generateEvents(total: number, batchSize: number, venues: Venue[], now:
       }
       if (r.next() < 0.4) words.splice(r.int(0, words.length), 0, 'Portland');
       if (venue && r.next() < 0.5) words.push('in', venue.neighbourhood);
+      // One in twenty-five has an organiser's full description (about 2,000 to 6,000 characters,
+      // as real listings carry): its words take kilobytes, which no btree entry could hold.
+      if (longText.next() < 0.04) {
+        for (let w = longText.int(300, 900); w > 0; w--) words.push(longText.next() < 0.3 ? longText.pick(t.words) : longText.pick(GENERAL_WORDS));
+      }
       // Start: the next 90 days; 2% began within the last hour and are still on.
       const dayOffset = r.next() < 0.02 ? -r.next() / 24 : r.next() * 90;
       const start = Math.round((now + dayOffset * 24 * HOUR) / (15 * 60_000)) * (15 * 60_000);
