@@ -74,6 +74,7 @@ import { createHealthService } from './features/health/health.service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSameOrigin } from './plugins/same-origin.ts';
+import { registerTextInputCheck } from './plugins/text-input.ts';
 import { registerRealtime } from './plugins/realtime.ts';
 
 export interface AppDeps {
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rateCounter = createRateLimitCounter(database.db);
   await app.register(rateLimit, { global: false, store: sharedRateLimitStore(rateCounter) });
   registerSameOrigin(app, env.PUBLIC_URL);
+  registerTextInputCheck(app);
 
   const authRepo = createAuthRepository(database.db);
   const auth = createAuthService({ repo: authRepo, clock, adminEmails: env.ADMIN_EMAILS, limits: rateCounter });

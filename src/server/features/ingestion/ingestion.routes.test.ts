@@ -231,6 +231,17 @@ describe('a run', () => {
     expect(await titles()).toEqual(['Harvest Fair', title.trim(), 'Book Swap']);
   });
 
+  it('lists events whose text holds characters a database cannot store (NUL, other control characters)', async () => {
+    feeds.venue = ics([
+      { uid: 'nul@venue', title: 'Harvest\u0000 Fair', start: '20261125T190000', location: 'Laurelhurst\u0000 Park', description: 'Cider\u0000 and\u0007 apples\u001b.' },
+      { uid: 'ok@venue', title: 'Book Swap', start: '20261126T190000' },
+    ]);
+    const src = await addSource('Control characters', '/venue.ics');
+    expect((await api('POST', `/api/admin/sources/${src.id}/run`)).json()).toMatchObject({ status: 'success', created: 2, errors: 0 });
+    const [row] = await queryRows<{ title: string; venue_name: string; description: string }>(t.database.db, sql`select title, venue_name, description from events where title like 'Harvest%'`);
+    expect(row).toEqual({ title: 'Harvest Fair', venue_name: 'Laurelhurst Park', description: 'Cider and apples.' });
+  });
+
   it('names the database failure of a run in a sentence, not the statement and its values', async () => {
     feeds.venue = ics([{ uid: 'a@venue', title: 'Harvest Fair', start: '20261125T190000' }]);
     const src = await addSource('Venue', '/venue.ics');

@@ -15,6 +15,15 @@ describe('normalise', () => {
     expect(n.end.toISOString()).toBe('2026-11-28T05:00:00.000Z');
   });
 
+  it('drops control characters, which a database cannot store (NUL) or a reader cannot see, and keeps line breaks', () => {
+    const n = normalise(
+      { externalId: 'uid\u0000-1', title: 'Jazz\u0000 Night\u0007', description: 'Line one\u001b\nLine two&#1;\tend', venueName: 'Doug\u0000 Fir', priceNote: 'At\u0000 the door', start },
+      ctx(),
+    );
+    if (typeof n === 'string') throw new Error(n);
+    expect([n.externalId, n.title, n.description, n.venueName, n.priceNote]).toEqual(['uid-1', 'Jazz Night', 'Line one\nLine two end', 'Doug Fir', 'at the door']);
+  });
+
   it('detects free events from a zero price, a flag or the words', () => {
     const one = (c: object) => normalise({ externalId: 'x', title: 'Show', start, ...c }, ctx()) as Exclude<ReturnType<typeof normalise>, string>;
     expect(one({ price: 0 })).toMatchObject({ isFree: true, price: null });

@@ -1,7 +1,7 @@
 import type { CityConfig } from '../../../../contract/city.ts';
 import { zonedDayBounds } from '../../../../contract/time.ts';
 import { haversineM } from '../../../lib/geo.ts';
-import { htmlToText } from '../../../lib/text.ts';
+import { htmlToText, withoutControl } from '../../../lib/text.ts';
 import type { CandidateEvent } from '../ingestion.types.ts';
 import { priceFromText } from './price.ts';
 
@@ -81,7 +81,7 @@ const money = (n: number | null | undefined): number | null =>
  */
 export function resolvePrice(c: CandidateEvent, title: string, description: string): { price: number | null; priceMax: number | null; priceNote: string | null; isFree: boolean } {
   const text = priceFromText(`${title}. ${description.slice(0, 3000)}`);
-  const sourceNote = c.priceNote?.trim().toLowerCase().slice(0, 60) || null;
+  const sourceNote = withoutControl(c.priceNote ?? '').trim().toLowerCase().slice(0, 60) || null;
   const price = money(c.price);
   const priceMax = money(c.priceMax);
   const tagged = (c.categories ?? []).some((t) => FREE_TAG.test(t.trim()));
@@ -153,7 +153,7 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
   const { price, priceMax, priceNote, isFree } = resolvePrice(c, title, description);
 
   return {
-    externalId: (c.externalId || canonicalUrl(c.url) || `${title}@${c.start.toISOString()}`).slice(0, 500),
+    externalId: withoutControl(c.externalId || canonicalUrl(c.url) || `${title}@${c.start.toISOString()}`).slice(0, 500),
     title,
     description,
     url: canonicalUrl(c.url),
