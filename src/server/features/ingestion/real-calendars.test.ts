@@ -8,16 +8,20 @@ import { queryRows } from '../../test/factories.ts';
 import { serveText, startFeedServer, type Route } from '../../test/feed-server.ts';
 import { closeSharedSandbox } from './parse/sandbox.ts';
 import { parseIcal } from './parse/ical.parse.ts';
+import { parseJsonLd } from './parse/jsonld.parse.ts';
 
-// Every real calendar of the shared fixtures, each added as a source and run through the API onto
-// one database, with the clock a day before the calendar's first event: every run succeeds, and
-// every event a run takes stays listed on its own. Real calendars list distinct events, so nothing
-// is merged, across 44 calendars of clubs, venues, TV guides and holidays. The first run of this
-// test found a real one (THFC's fixtures, one with a 2,855-character description) whose whole run
-// failed in the database (migration 0021).
+// Every real calendar and event page of the shared fixtures, each added as a source and run
+// through the API onto one database, with the clock a day before its first event: every run
+// succeeds, and every event a run takes stays listed on its own. Real calendars list distinct
+// events, so nothing is merged across 44 calendars of clubs, venues, TV guides and holidays; the
+// real duplicates (two snapshots of one Songkick page) are merged. The first run of this test found
+// a real calendar (THFC's fixtures, one description of 2,855 characters) whose whole run failed in
+// the database (migration 0021).
 const ICS = resolve(process.cwd(), '../shared/fixtures/ics');
-const has = existsSync(ICS);
+const JSONLD = resolve(process.cwd(), '../shared/fixtures/jsonld');
+const has = existsSync(ICS) && existsSync(JSONLD);
 const files = has ? readdirSync(ICS).filter((f) => f.endsWith('.ics')).sort() : [];
+const pages = has ? readdirSync(JSONLD).filter((f) => f.endsWith('.html')).sort() : [];
 
 /** The calendar's first start, read by the parser itself (null when it holds no usable event). */
 function firstStart(text: string): Date | null {
@@ -32,12 +36,35 @@ function firstStart(text: string): Date | null {
 let t: TestApp;
 let admin: string;
 let server: Awaited<ReturnType<typeof startFeedServer>>;
-const texts = new Map(files.map((f) => [f, readFileSync(join(ICS, f), 'utf8')]));
+const texts = new Map([...files.map((f) => [f, readFileSync(join(ICS, f), 'utf8')] as const), ...pages.map((f) => [f, readFileSync(join(JSONLD, f), 'utf8')] as const)]);
+
+interface RunSummary {
+  file: string;
+  status: string;
+  fetched: number;
+  created: number;
+  merged: number;
+  rejected: number;
+  error?: string;
+}
+let calls = 0;
+/** Adds the file as a source and runs it once, from an address of its own (the run route allows an address 30 runs a minute). */
+async function runAsSource(file: string, connector: 'ical' | 'jsonld'): Promise<RunSummary> {
+  const remoteAddress = `10.0.${Math.floor(calls / 250)}.${(calls % 250) + 1}`;
+  calls += 1;
+  const call = (url: string, payload?: object) => t.app.inject({ method: 'POST', url, remoteAddress, headers: { origin: TEST_ORIGIN, cookie: admin }, ...(payload ? { payload } : {}) });
+  const created = await call('/api/admin/sources', { name: `Real ${calls}`, connector, url: server.url(`/${file}`), sourceType: connector, trusted: true });
+  expect(created.statusCode, file).toBe(201);
+  const run = await call(`/api/admin/sources/${(created.json() as { id: string }).id}/run`);
+  return { file, ...(run.json() as Omit<RunSummary, 'file'>) };
+}
+const listedCount = async () =>
+  (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events where status <> 'merged' and gone_at is null`))[0]!.n;
 
 beforeAll(async () => {
   if (!has) return;
   const routes: Record<string, Route> = {};
-  for (const [f, text] of texts) routes[`/${f}`] = serveText(text, 'text/calendar; charset=utf-8');
+  for (const [f, text] of texts) routes[`/${f}`] = serveText(text, f.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/calendar; charset=utf-8');
   server = await startFeedServer(routes);
   t = await buildTestApp();
   // Signed in now: the runs below happen years earlier on the clock, within the session's life.
@@ -50,29 +77,40 @@ afterAll(async () => {
   await closeSharedSandbox();
 });
 
-describe.skipIf(!has)('real calendars (needs ../shared/fixtures/ics)', () => {
+describe.skipIf(!has)('real calendars and event pages (needs ../shared/fixtures)', () => {
   it('lists every event each real calendar gives, merges none and fails no run', { timeout: 120_000 }, async () => {
-    const runs: { file: string; status: string; fetched: number; created: number; merged: number; rejected: number; error?: string }[] = [];
+    const runs: RunSummary[] = [];
     const withStart = files.map((f) => ({ f, start: firstStart(texts.get(f)!) })).filter((x) => x.start !== null);
     expect(withStart.length).toBeGreaterThanOrEqual(40);
-    for (const [i, { f, start }] of withStart.entries()) {
+    for (const { f, start } of withStart) {
       t.clock.set(new Date(start!.getTime() - 86_400_000));
-      // One address per calendar: the run route allows an address 30 runs a minute.
-      const call = (method: 'POST', url: string, payload?: object) =>
-        t.app.inject({ method, url, remoteAddress: `10.0.0.${i + 1}`, headers: { origin: TEST_ORIGIN, cookie: admin }, ...(payload ? { payload } : {}) });
-      const created = await call('POST', '/api/admin/sources', { name: `Real ${i}`, connector: 'ical', url: server.url(`/${f}`), sourceType: 'ical', trusted: true });
-      expect(created.statusCode, f).toBe(201);
-      const run = await call('POST', `/api/admin/sources/${(created.json() as { id: string }).id}/run`);
-      runs.push({ file: f, ...(run.json() as Omit<(typeof runs)[number], 'file'>) });
+      runs.push(await runAsSource(f, 'ical'));
     }
     expect(runs.filter((r) => r.status !== 'success')).toEqual([]);
     expect(runs.filter((r) => r.merged > 0)).toEqual([]);
     // What a run takes is listed: each created event is there on its own, linked to its source.
     const created = runs.reduce((n, r) => n + r.created, 0);
-    const [listed] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events where status <> 'merged' and gone_at is null`);
-    expect(listed!.n).toBe(created);
+    expect(await listedCount()).toBe(created);
     expect(created).toBeGreaterThan(1500);
     // Only one-off events over two years ahead of the clock are left out (the listing horizon).
     expect(runs.reduce((n, r) => n + r.rejected, 0)).toBeLessThan(created / 10);
+  });
+
+  it('lists the events of real pages once each: two snapshots of one Songkick page are the same four concerts', async () => {
+    await t.database.db.execute(sql`truncate sources, events, venues, duplicate_pairs cascade`);
+    const runs: RunSummary[] = [];
+    for (const f of pages) {
+      const events = parseJsonLd({ text: texts.get(f)!, baseUrl: server.url(`/${f}`), now: new Date('1990-01-01T00:00:00Z'), timeZone: PORTLAND.timeZone, horizonDays: 20_000, maxOccurrences: 5 }).candidates;
+      if (!events.length) continue;
+      t.clock.set(new Date(Math.min(...events.map((c) => c.start.getTime())) - 86_400_000));
+      runs.push(await runAsSource(f, 'jsonld'));
+    }
+    expect(runs.filter((r) => r.status !== 'success')).toEqual([]);
+    const byFile = new Map(runs.map((r) => [r.file, r]));
+    expect(byFile.get('extruct__songkick_elysianfields.html')).toMatchObject({ created: 4, merged: 0 });
+    expect(byFile.get('extruct__songkick_elysianfields_1.html')).toMatchObject({ created: 0, merged: 4 });
+    // The one rejection: a page announcing a concert as cancelled, which no source had listed.
+    expect(runs.filter((r) => r.rejected > 0).map((r) => r.file)).toEqual(['extruct__schema.org_Event.004.html']);
+    expect(await listedCount()).toBe(runs.reduce((n, r) => n + r.created, 0));
   });
 });
