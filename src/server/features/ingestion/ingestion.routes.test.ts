@@ -231,6 +231,22 @@ describe('a run', () => {
     expect(await titles()).toEqual(['Harvest Fair', title.trim(), 'Book Swap']);
   });
 
+  it("places an item without coordinates at a venue the same run first met, so the next unchanged run rewrites nothing", async () => {
+    feeds.venue = ics([
+      { uid: 'a@hall', title: 'Brass Night', start: '20261125T190000', location: 'Polaris Hall', geo: '45.5565;-122.6611' },
+      { uid: 'b@hall', title: 'Folk Night', start: '20261126T190000', location: 'Polaris Hall' },
+    ]);
+    const src = await addSource('Polaris', '/venue.ics');
+    expect((await api('POST', `/api/admin/sources/${src.id}/run`)).json()).toMatchObject({ status: 'success', created: 2 });
+    const rows = await queryRows<{ title: string; lat: number; lng: number; geo_approx: boolean }>(t.database.db, sql`select title, lat, lng, geo_approx from events order by start_date`);
+    expect(rows).toEqual([
+      { title: 'Brass Night', lat: 45.5565, lng: -122.6611, geo_approx: false },
+      { title: 'Folk Night', lat: 45.5565, lng: -122.6611, geo_approx: false },
+    ]);
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${src.id}/run`)).json()).toMatchObject({ status: 'success', created: 0, updated: 0 });
+  });
+
   it('lists events whose text holds characters a database cannot store (NUL, other control characters)', async () => {
     feeds.venue = ics([
       { uid: 'nul@venue', title: 'Harvest\u0000 Fair', start: '20261125T190000', location: 'Laurelhurst\u0000 Park', description: 'Cider\u0000 and\u0007 apples\u001b.' },

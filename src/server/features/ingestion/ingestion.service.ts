@@ -198,6 +198,34 @@ export function createIngestionService(deps: {
   }
 
   type VenueRow = Awaited<ReturnType<SourcesRepository['allVenues']>>[number];
+  /**
+   * A run's items normalised against the venues known before it and the ones it makes itself. A
+   * venue first seen in the run is made from its first item (as the plan makes it), and the other
+   * items there take the place they lack (coordinates, address, neighbourhood) from it, as they
+   * would on the next run: without this, the next unchanged run rewrote them and announced an
+   * update (a real Last.fm calendar: one concert of the venue had no coordinates, the rest did).
+   */
+  function normaliseRun(candidates: readonly CandidateEvent[], venues: KnownVenues, now: Date): (NormalisedEvent | string)[] {
+    const out = candidates.map((c) => normalise(c, { city, now, venues }));
+    const learned: KnownVenues = new Map(venues);
+    const fresh = new Set<string>();
+    for (const n of out) {
+      if (typeof n === 'string' || !n.venueName) continue;
+      const key = venueKey(n.venueName);
+      if (!key || learned.has(key)) continue;
+      learned.set(key, { address: n.address, neighbourhood: n.neighbourhood, lat: n.geoApprox ? null : n.lat, lng: n.geoApprox ? null : n.lng });
+      fresh.add(key);
+    }
+    if (fresh.size === 0) return out;
+    return out.map((n, i) => {
+      if (typeof n === 'string' || !fresh.has(venueKey(n.venueName))) return n;
+      // Normalised again only where the venue has what the item lacks.
+      const v = learned.get(venueKey(n.venueName))!;
+      const fills = ((n.lat === null || n.geoApprox) && v.lat !== null) || (n.address === null && v.address !== null) || (n.neighbourhood === null && v.neighbourhood !== null);
+      return fills ? normalise(candidates[i]!, { city, now, venues: learned }) : n;
+    });
+  }
+
   const knownVenues = (rows: readonly VenueRow[]): KnownVenues => new Map(rows.map((v) => [venueKey(v.name), v]));
 
   /**
@@ -308,8 +336,7 @@ export function createIngestionService(deps: {
           const venues: KnownVenues = new Map((await repo.allVenues()).map((v) => [venueKey(v.name), v]));
           const items: NormalisedEvent[] = [];
           const ids = new Set<string>();
-          for (const c of result.candidates) {
-            const n = normalise(c, { city, now: startedAt, venues });
+          for (const n of normaliseRun(result.candidates, venues, startedAt)) {
             if (typeof n === 'string' || ids.has(n.externalId)) summary.rejected += 1;
             else {
               ids.add(n.externalId);

@@ -43,20 +43,27 @@ interface RunSummary {
   status: string;
   fetched: number;
   created: number;
+  updated: number;
   merged: number;
   rejected: number;
   error?: string;
 }
 let calls = 0;
-/** Adds the file as a source and runs it once, from an address of its own (the run route allows an address 30 runs a minute). */
-async function runAsSource(file: string, connector: 'ical' | 'jsonld'): Promise<RunSummary> {
+/**
+ * Adds the file as a source and runs it once, from an address of its own (the run route allows an
+ * address 30 runs a minute); `again` runs it a second time a minute later, as the scheduler would.
+ */
+async function runAsSource(file: string, connector: 'ical' | 'jsonld', again = false): Promise<RunSummary & { second?: RunSummary }> {
   const remoteAddress = `10.0.${Math.floor(calls / 250)}.${(calls % 250) + 1}`;
   calls += 1;
   const call = (url: string, payload?: object) => t.app.inject({ method: 'POST', url, remoteAddress, headers: { origin: TEST_ORIGIN, cookie: admin }, ...(payload ? { payload } : {}) });
   const created = await call('/api/admin/sources', { name: `Real ${calls}`, connector, url: server.url(`/${file}`), sourceType: connector, trusted: true });
   expect(created.statusCode, file).toBe(201);
-  const run = await call(`/api/admin/sources/${(created.json() as { id: string }).id}/run`);
-  return { file, ...(run.json() as Omit<RunSummary, 'file'>) };
+  const id = (created.json() as { id: string }).id;
+  const first = { file, ...((await call(`/api/admin/sources/${id}/run`)).json() as Omit<RunSummary, 'file'>) };
+  if (!again) return first;
+  t.clock.advance(60_000);
+  return { ...first, second: { file, ...((await call(`/api/admin/sources/${id}/run`)).json() as Omit<RunSummary, 'file'>) } };
 }
 const listedCount = async () =>
   (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events where status <> 'merged' and gone_at is null`))[0]!.n;
@@ -78,13 +85,13 @@ afterAll(async () => {
 });
 
 describe.skipIf(!has)('real calendars and event pages (needs ../shared/fixtures)', () => {
-  it('lists every event each real calendar gives, merges none and fails no run', { timeout: 120_000 }, async () => {
-    const runs: RunSummary[] = [];
+  it('lists every event each real calendar gives, merges none, fails no run, and a second run changes nothing', { timeout: 120_000 }, async () => {
+    const runs: (RunSummary & { second?: RunSummary })[] = [];
     const withStart = files.map((f) => ({ f, start: firstStart(texts.get(f)!) })).filter((x) => x.start !== null);
     expect(withStart.length).toBeGreaterThanOrEqual(40);
     for (const { f, start } of withStart) {
       t.clock.set(new Date(start!.getTime() - 86_400_000));
-      runs.push(await runAsSource(f, 'ical'));
+      runs.push(await runAsSource(f, 'ical', true));
     }
     expect(runs.filter((r) => r.status !== 'success')).toEqual([]);
     expect(runs.filter((r) => r.merged > 0)).toEqual([]);
@@ -94,6 +101,10 @@ describe.skipIf(!has)('real calendars and event pages (needs ../shared/fixtures)
     expect(created).toBeGreaterThan(1500);
     // Only one-off events over two years ahead of the clock are left out (the listing horizon).
     expect(runs.reduce((n, r) => n + r.rejected, 0)).toBeLessThan(created / 10);
+    // Run again, unchanged: nothing new, nothing rewritten, nothing gone.
+    const changed = runs.filter((r) => r.second!.status !== 'success' || r.second!.created + r.second!.updated + r.second!.merged > 0);
+    expect(changed.map((r) => ({ file: r.file, ...r.second }))).toEqual([]);
+    expect(await listedCount()).toBe(created);
   });
 
   it('lists the events of real pages once each: two snapshots of one Songkick page are the same four concerts', async () => {
