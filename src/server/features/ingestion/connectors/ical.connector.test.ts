@@ -226,6 +226,11 @@ describe.skipIf(!has)('ical connector on real calendars (needs ../shared/fixture
     expect(iso(bbt.start)).toBe('2011-05-20T00:00:00.000Z'); // 20:00 EDT, not Berlin
     expect(bbt.timeZone).toBe('America/New_York');
     expect(new Set(candidates.map((c) => c.externalId)).size).toBe(candidates.length);
+    // Two episodes aired back to back under one UID (the feed derives it from the start): both kept.
+    expect(candidates.filter((c) => c.title.startsWith('30 Rock - S05E2') && c.title.includes('100th Episode')).map((c) => c.title).sort()).toEqual([
+      '30 Rock - S05E20 - 100th Episode Part 1 of 2',
+      '30 Rock - S05E21 - 100th Episode Part 2 of 2',
+    ]);
   });
 
   it('issue_127: CATEGORIES with escaped commas', async () => {

@@ -136,23 +136,28 @@ export function splitLocation(location: string): { venueName?: string; address?:
 }
 
 /**
- * Makes external ids unique within one run: an exact repeat (same id, same start) is dropped;
- * an id seen before with another start gets the start instant appended.
+ * Makes external ids unique within one run. Only an exact repeat (same id, same start, same
+ * title) is dropped: an id seen at the same start under another title is another event (a real TV
+ * calendar derives its UIDs from the start, and "100th Episode Part 1 of 2" and "Part 2 of 2" air
+ * back to back under one). The first item of an id keeps it as the feed gives it; a later one gets
+ * its start instant appended, and its title too when that is taken as well.
  */
 export function uniqueIds(candidates: CandidateEvent[]): { candidates: CandidateEvent[]; duplicates: number } {
   const ids = new Set<string>();
-  const pairs = new Set<string>();
+  const items = new Set<string>();
   const out: CandidateEvent[] = [];
   let duplicates = 0;
   for (const c of candidates) {
-    const pair = `${c.externalId}\u0000${c.start.getTime()}`;
-    if (pairs.has(pair)) {
+    const title = c.title.replace(/\s+/g, ' ').trim().toLowerCase();
+    const item = `${c.externalId}\u0000${c.start.getTime()}\u0000${title}`;
+    if (items.has(item)) {
       duplicates++;
       continue;
     }
-    pairs.add(pair);
+    items.add(item);
     let id = c.externalId;
     if (ids.has(id)) id = `${c.externalId}@${c.start.toISOString()}`;
+    if (ids.has(id)) id = `${c.externalId}@${c.start.toISOString()}#${title}`;
     if (ids.has(id)) {
       duplicates++;
       continue;
