@@ -195,6 +195,14 @@ describe.skipIf(!has)('ical connector on real calendars (needs ../shared/fixture
     expect(candidates.map((c) => c.title)).toContain('Potsdamer Tag der Wissenschaften 11.5.2019');
   });
 
+  it('schedule-unstable (Evolution): a start written as a date but declared VALUE=DATE-TIME is read as that date', async () => {
+    const { candidates } = await run('ical4j__schedule-unstable.ics', '2006-01-01T00:00:00Z', 'America/New_York');
+    const summit = byTitle(candidates, 'Boston Summit 2006')[0]!;
+    expect(summit).toMatchObject({ allDay: true });
+    expect(iso(summit.start)).toBe('2006-10-07T04:00:00.000Z');
+    expect(summit.end!.getTime()).toBeGreaterThan(summit.start.getTime());
+  });
+
   it('fablab_cottbus (iCalcreator): umlauts, monthly RRULE, GEO, venue and address', async () => {
     const { candidates } = await run('recurring__fablab_cottbus.ics', '2018-06-01T00:00:00Z', 'Europe/Berlin');
     expect(candidates.some((c) => c.title === 'Lab geschlossen: Wir sind auf dem Karlstraßenfest')).toBe(true);

@@ -47,9 +47,10 @@ function repair(text: string): string {
   if (end >= 0) out = out.slice(0, end + 'END:VCALENDAR'.length) + '\r\n';
   // DTSTART;TZID="W. Europe Standard Time:20200609T090000" (the quote closed after the value).
   out = out.replace(/^([A-Za-z-]+(?:;[^:"\r\n]*)*;TZID=)"([^":\r\n]*):(\d{8}T\d{6}Z?)"[ \t]*$/gm, '$1"$2":$3');
-  // DTSTART:20190101 (a date without VALUE=DATE) is read as a broken date-time otherwise.
+  // DTSTART:20190101 (a date without VALUE=DATE) is read as a broken date-time otherwise, and so
+  // is DTSTART;VALUE=DATE-TIME;TZID=...:20061007 (Evolution's "Boston Summit 2006").
   out = out.replace(/^(DTSTART|DTEND|DUE|RECURRENCE-ID|EXDATE|RDATE)((?:;[^:\r\n]*)?):(\d{8}(?:,\d{8})*)[ \t]*(\r?)$/gim, (all, name: string, params: string, value: string, cr: string) =>
-    /;VALUE=/i.test(params) ? all : `${name}${params};VALUE=DATE:${value}${cr}`,
+    /;VALUE=(?!DATE-TIME(?:;|$))/i.test(params) ? all : `${name}${params.replace(/;VALUE=DATE-TIME(?=;|$)/i, '')};VALUE=DATE:${value}${cr}`,
   );
   return out;
 }
