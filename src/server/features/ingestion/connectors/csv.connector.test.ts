@@ -68,6 +68,21 @@ describe('parseCsv', () => {
     expect(eu.candidates.map((c) => [c.title, iso(c.start)])).toEqual([['Stadtfest', '2026-07-04T16:00:00.000Z']]);
   });
 
+  it('keeps an event whose end or coordinates cannot be read, and reports the field it left out', () => {
+    const csv = ['Event,Start,End,Lat,Lng', 'Quiz,2026-03-14 19:30,sometime late,,', 'Choir,2026-03-15 19:30,2026-03-15 18:00,,', 'Market,2026-03-16 09:00,,north,12.3'].join('\n');
+    const { candidates, errors } = parseCsv(csv, { title: 'Event', start: 'Start', end: 'End', lat: 'Lat', lng: 'Lng' }, { timeZone: 'Europe/Berlin' });
+    expect(candidates.map((c) => [c.title, iso(c.start), c.end, c.lat])).toEqual([
+      ['Quiz', '2026-03-14T18:30:00.000Z', undefined, undefined],
+      ['Choir', '2026-03-15T18:30:00.000Z', undefined, undefined],
+      ['Market', '2026-03-16T08:00:00.000Z', undefined, undefined],
+    ]);
+    expect(errors).toEqual([
+      { row: 2, message: 'cannot read the end date "sometime late"; the event is kept without it' },
+      { row: 3, message: 'the end is before the start; the event is kept without it' },
+      { row: 4, message: 'invalid coordinates "north, 12.3"; the event is kept without them' },
+    ]);
+  });
+
   it('refuses a mapping to a column the file does not have', () => {
     expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow(SourceError);
     expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow('the CSV has no column "Title" (mapped to title); its columns are: A, B');

@@ -99,28 +99,26 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
       errors.push({ row, message: `cannot read the start date "${startText}"${format === 'iso' ? ' (expected YYYY-MM-DD HH:MM)' : format === 'us' ? ' (expected MM/DD/YYYY h:mm AM)' : ' (expected DD/MM/YYYY HH:MM)'}` });
       continue;
     }
+    // A row with a title and a start is an event: a field beside them that cannot be read is
+    // reported and left out, and the event kept (an unreadable end gets the default length).
     let end: Date | undefined;
     const endText = get('end');
     if (endText) {
       const timeOnly = readTime(endText);
+      const endDate = timeOnly ? null : readDate(endText, format, opts.timeZone);
+      // An end date without a time is inclusive: the event runs to the end of that day.
       if (timeOnly) end = sameDayAt(start.date, timeOnly, opts.timeZone);
-      else {
-        const endDate = readDate(endText, format, opts.timeZone);
-        if (!endDate) {
-          errors.push({ row, message: `cannot read the end date "${endText}"` });
-          continue;
-        }
-        // An end date without a time is inclusive: the event runs to the end of that day.
-        end = endDate.allDay ? new Date(endDate.date.getTime() + DAY_MS) : endDate.date;
-      }
-      if (end.getTime() <= start.date.getTime()) {
+      else if (endDate) end = endDate.allDay ? new Date(endDate.date.getTime() + DAY_MS) : endDate.date;
+      else errors.push({ row, message: `cannot read the end date "${endText}"; the event is kept without it` });
+      if (end && end.getTime() <= start.date.getTime()) {
         if (timeOnly) end = new Date(end.getTime() + DAY_MS);
         else {
-          errors.push({ row, message: 'the end is before the start' });
-          continue;
+          errors.push({ row, message: 'the end is before the start; the event is kept without it' });
+          end = undefined;
         }
       }
-    } else if (start.allDay) end = new Date(start.date.getTime() + DAY_MS);
+    }
+    if (!end && start.allDay) end = new Date(start.date.getTime() + DAY_MS);
 
     const priceText = get('price');
     // "Free", "12.50", "12,50", "$10-20", "$5 suggested donation", "Pay what you can".
@@ -129,10 +127,7 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
     const latText = get('lat');
     const lngText = get('lng');
     const ll = coordinates(latText, lngText);
-    if ((latText || lngText) && ll.lat === undefined) {
-      errors.push({ row, message: `invalid coordinates "${latText ?? ''}, ${lngText ?? ''}"` });
-      continue;
-    }
+    if ((latText || lngText) && ll.lat === undefined) errors.push({ row, message: `invalid coordinates "${latText ?? ''}, ${lngText ?? ''}"; the event is kept without them` });
     const url = get('url');
     const categories = get('category')
       ?.split(/[,;|]/)
