@@ -17,10 +17,18 @@ export function AuthGate({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!signedOut) return;
     toast({ title: 'Authentication Required', description: 'Please log in to access this feature.', variant: 'destructive' });
-    const t = setTimeout(() => {
-      window.location.href = loginUrl(location + window.location.search);
-    }, AUTH_REDIRECT_MS);
-    return () => clearTimeout(t);
+    // The second counts from the first frame that shows the notice: on a busy page the effect can
+    // run tens of milliseconds before the notice is drawn, and the notice was then seen for less.
+    let t: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      t = setTimeout(() => {
+        window.location.href = loginUrl(location + window.location.search);
+      }, AUTH_REDIRECT_MS);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(t);
+    };
   }, [signedOut, location]);
 
   if (isLoading) return <Spinner label="Checking your sign-in" />;
