@@ -15,7 +15,7 @@ import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
 import { itemHash, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
-import { LISTING_HORIZON_DAYS, normalise, venueKey, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
+import { LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
 import { createSourcesRepository, type SourceRow, type SourcesRepository } from './sources.repository.ts';
 
 /** Recurring rules are expanded this far ahead; one-off events are kept up to LISTING_HORIZON_DAYS. */
@@ -213,14 +213,15 @@ export function createIngestionService(deps: {
       if (typeof n === 'string' || !n.venueName) continue;
       const key = venueKey(n.venueName);
       if (!key || learned.has(key)) continue;
-      learned.set(key, { address: n.address, neighbourhood: n.neighbourhood, lat: n.geoApprox ? null : n.lat, lng: n.geoApprox ? null : n.lng });
+      learned.set(key, venuePlaceOf(n));
       fresh.add(key);
     }
     if (fresh.size === 0) return out;
     return out.map((n, i) => {
-      if (typeof n === 'string' || !fresh.has(venueKey(n.venueName))) return n;
+      const key = typeof n === 'string' ? '' : venueKey(n.venueName);
+      if (typeof n === 'string' || !fresh.has(key)) return n;
       // Normalised again only where the venue has what the item lacks.
-      const v = learned.get(venueKey(n.venueName))!;
+      const v = learned.get(key)!;
       const fills = ((n.lat === null || n.geoApprox) && v.lat !== null) || (n.address === null && v.address !== null) || (n.neighbourhood === null && v.neighbourhood !== null);
       return fills ? normalise(candidates[i]!, { city, now, venues: learned }) : n;
     });
@@ -333,7 +334,7 @@ export function createIngestionService(deps: {
           summary.status = 'not_modified';
         } else {
           summary.fetched = result.candidates.length;
-          const venues: KnownVenues = new Map((await repo.allVenues()).map((v) => [venueKey(v.name), v]));
+          const venues = knownVenues(await repo.allVenues());
           const items: NormalisedEvent[] = [];
           const ids = new Set<string>();
           for (const n of normaliseRun(result.candidates, venues, startedAt)) {

@@ -114,6 +114,8 @@ export function findNeighbourhood(city: CityConfig, text: string, lat: number | 
 
 export type KnownVenues = Map<string, { lat: number | null; lng: number | null; address: string | null; neighbourhood: string | null }>;
 export const venueKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+/** What a venue first met through this event knows of its place (a neighbourhood's centre is no venue's position). */
+export const venuePlaceOf = (n: NormalisedEvent) => ({ address: n.address, neighbourhood: n.neighbourhood, lat: n.geoApprox ? null : n.lat, lng: n.geoApprox ? null : n.lng });
 
 /**
  * Normalises a candidate: safe text, times (default duration, all-day to the end of the day),

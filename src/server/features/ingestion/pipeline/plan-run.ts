@@ -3,7 +3,7 @@ import type { Classification } from '../classifier/classifier.ts';
 import type { EventItemFields, EventUpdate, LinkedEvent, NearbyEvent, RunEventRow, RunLinkRow } from '../sources.repository.ts';
 import { compareEvents, START_WINDOW_MS, titleRelation, placeRelation, type Comparable } from './dedupe.ts';
 import { eventPatch, newEventRow } from './event-row.ts';
-import { venueKey, type NormalisedEvent } from './normalise.ts';
+import { venueKey, venuePlaceOf, type NormalisedEvent } from './normalise.ts';
 
 // A run, planned without the database: what to insert, update and propose, given what the
 // source linked before and the listed events near the new items' starts. The service loads
@@ -183,7 +183,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     if (!id) {
       id = randomUUID();
       venueIds.set(key, id);
-      plan.newVenues.push({ id, name: n.venueName, address: n.address, neighbourhood: n.neighbourhood, lat: n.geoApprox ? null : n.lat, lng: n.geoApprox ? null : n.lng });
+      plan.newVenues.push({ id, name: n.venueName, ...venuePlaceOf(n) });
     }
     return id;
   };
