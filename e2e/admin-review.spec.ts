@@ -97,7 +97,8 @@ test('the admin uploads a CSV file as a source on /admin/sources, maps its colum
   // A title no earlier run shares (ids made from the clock share a prefix, and near-identical
   // titles at one park and time are rightly merged into the earlier run's event).
   const picnic = `Picnic ${randomBytes(6).toString('hex')}`;
-  const csv = `Event,Starts,Park\n${picnic},${day} 12:00,Laurelhurst Park\n`;
+  // The second row has no title: the run leaves it out and says so.
+  const csv = `Event,Starts,Park\n${picnic},${day} 12:00,Laurelhurst Park\n,${day} 13:00,Laurelhurst Park\n`;
 
   await page.getByRole('button', { name: 'Add source' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add source' });
@@ -107,7 +108,7 @@ test('the admin uploads a CSV file as a source on /admin/sources, maps its colum
   await expect(dialog.getByLabel('Interval (minutes)')).toHaveValue('10');
   // A file from the admin's computer; its columns are read and mapped on screen.
   await dialog.getByLabel('Upload a CSV file').setInputFiles({ name: 'picnics.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-  await expect(dialog.getByTestId('csv-file')).toContainText('1 row, 3 columns');
+  await expect(dialog.getByTestId('csv-file')).toContainText('2 rows, 3 columns');
   await expect(dialog.getByLabel('Title column *')).toHaveValue('Event');
   await dialog.getByLabel('Start column *').selectOption('Starts');
   await dialog.getByLabel('Venue column').selectOption('Park');
@@ -130,6 +131,9 @@ test('the admin uploads a CSV file as a source on /admin/sources, maps its colum
   await expect(item.getByText('Never')).toHaveCount(0);
   await item.getByRole('button', { name: 'History' }).click();
   await expect(item.getByRole('table').getByText('manual')).toBeVisible();
+  // What the run could not use is named, with the row to find it by.
+  await expect(item.getByRole('table').getByText(/, skipped 1$/).first()).toBeVisible();
+  await expect(item.getByRole('list', { name: 'What the run could not use' }).first()).toHaveText('1 entry had no title (e.g. “row 3”)');
 });
 
 test("the admin shows an event's check-in QR code on its page, ready to print", async ({ page, baseURL }) => {

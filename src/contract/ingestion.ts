@@ -73,6 +73,23 @@ export const SourceResponse = z.object({
 });
 export type SourceResponse = z.infer<typeof SourceResponse>;
 
+/**
+ * What a run could not use from a source, by reason. `skipped`: entries of the feed that are not
+ * listed (no title, no start, unreadable); `repeated`: exact repeats kept once; `rejected`: items
+ * refused when normalised (already ended, beyond two years); `kept`: items listed with a field
+ * left out; `unread`: a part of the source the run did not read (a page limit, the repeat budget).
+ */
+export const RUN_NOTE_KINDS = ['skipped', 'repeated', 'rejected', 'kept', 'unread'] as const;
+export type RunNoteKind = (typeof RUN_NOTE_KINDS)[number];
+export const RunNote = z.object({
+  kind: z.enum(RUN_NOTE_KINDS),
+  reason: z.string(),
+  count: z.number().int(),
+  /** A few of the entries (a title, an id, a row number), to find them in the feed. */
+  examples: z.array(z.string()),
+});
+export type RunNote = z.infer<typeof RunNote>;
+
 export const RunSummaryResponse = z.object({
   status: z.enum(['success', 'not_modified', 'error']),
   fetched: z.number().int(),
@@ -80,8 +97,11 @@ export const RunSummaryResponse = z.object({
   updated: z.number().int(),
   merged: z.number().int(),
   rejected: z.number().int(),
+  /** Entries of the feed that parsing could not use (the `skipped` notes). */
+  skipped: z.number().int(),
   errors: z.number().int(),
   error: z.string().optional(),
+  notes: z.array(RunNote),
 });
 export type RunSummaryResponse = z.infer<typeof RunSummaryResponse>;
 

@@ -103,7 +103,7 @@ describe('a run', () => {
     ]);
     const src = await addSource('Doug Fir', '/venue.ics');
     const run = await api('POST', `/api/admin/sources/${src.id}/run`);
-    expect(run.json()).toEqual({ status: 'success', fetched: 2, created: 2, updated: 0, merged: 0, rejected: 0, errors: 0 });
+    expect(run.json()).toEqual({ status: 'success', fetched: 2, created: 2, updated: 0, merged: 0, rejected: 0, skipped: 0, errors: 0, notes: [] });
     const [jazz] = await queryRows<{ start_date: Date; neighbourhood: string; lat: number; category: string }>(
       t.database.db,
       sql`select start_date, neighbourhood, lat, category from events where title like 'Jazz%'`,
@@ -122,6 +122,39 @@ describe('a run', () => {
     const runs = (await api('GET', `/api/admin/sources/${src.id}/runs`)).json();
     expect(runs).toHaveLength(2);
     expect(runs[0]).toMatchObject({ trigger: 'manual', status: 'success', updated: 1 });
+  });
+
+  it('tells the admin what it could not use from the feed, by reason, in its summary and its history', async () => {
+    const vevent = (lines: string[]) => ['BEGIN:VEVENT', 'DTSTAMP:20261101T000000Z', ...lines, 'END:VEVENT'];
+    feeds.venue = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Townbeat tests//EN',
+      ...vevent(['UID:ok@venue', 'DTSTART;TZID=America/Los_Angeles:20261125T190000', 'SUMMARY:Jazz Night']),
+      ...vevent(['UID:untitled@venue', 'DTSTART;TZID=America/Los_Angeles:20261126T190000']),
+      ...vevent(['UID:undated@venue', 'SUMMARY:Poetry Slam']),
+      // Three years ahead: beyond the two-year listing horizon, refused when normalised.
+      ...vevent(['UID:far@venue', 'DTSTART;TZID=America/Los_Angeles:20291125T190000', 'SUMMARY:Expo 2029']),
+      // The same item twice, as some exports write it.
+      ...vevent(['UID:twice@venue', 'DTSTART;TZID=America/Los_Angeles:20261127T190000', 'SUMMARY:Open Mic']),
+      ...vevent(['UID:twice@venue', 'DTSTART;TZID=America/Los_Angeles:20261127T190000', 'SUMMARY:Open Mic']),
+      // Over already: not a loss, so not noted.
+      ...vevent(['UID:past@venue', 'DTSTART;TZID=America/Los_Angeles:20261101T190000', 'SUMMARY:Old Show']),
+      'END:VCALENDAR',
+    ].join('\r\n');
+    const src = await addSource('Doug Fir', '/venue.ics');
+    const run = (await api('POST', `/api/admin/sources/${src.id}/run`)).json();
+    expect(run).toMatchObject({ status: 'success', fetched: 3, created: 2, rejected: 1, skipped: 2 });
+    const notes = [
+      { kind: 'skipped', reason: 'had no title', count: 1, examples: ['untitled@venue'] },
+      { kind: 'skipped', reason: 'had no start date that could be read', count: 1, examples: ['Poetry Slam'] },
+      { kind: 'repeated', reason: 'repeated another entry exactly (kept once)', count: 1, examples: ['Open Mic'] },
+      { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon', count: 1, examples: ['Expo 2029'] },
+    ];
+    expect(run.notes).toEqual(notes);
+    expect(await titles()).toEqual(['Jazz Night', 'Open Mic']);
+    const [last] = (await api('GET', `/api/admin/sources/${src.id}/runs`)).json();
+    expect(last).toMatchObject({ skipped: 2, rejected: 1, notes });
   });
 
   it('merges the same event from two sources into one with both source links', async () => {

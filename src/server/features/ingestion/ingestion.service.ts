@@ -16,6 +16,7 @@ import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
 import { itemHash, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
 import { LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
+import { createRunNotes, NOTE_EXAMPLES, skippedCount, SKIP, type RunNote } from './run-notes.ts';
 import { createSourcesRepository, type SourceRow, type SourcesRepository } from './sources.repository.ts';
 
 /** Recurring rules are expanded this far ahead; one-off events are kept up to LISTING_HORIZON_DAYS. */
@@ -32,9 +33,21 @@ export interface RunSummary {
   updated: number;
   merged: number;
   rejected: number;
+  /** Entries of the feed parsing could not use (the `skipped` notes). */
+  skipped: number;
   errors: number;
   error?: string;
+  /** What the run could not use, by reason (run-notes.ts). */
+  notes: RunNote[];
 }
+
+/** How an admin reads the reasons normalisation gives for refusing an item. */
+const REFUSED: Record<string, string> = {
+  'no title': SKIP.noTitle,
+  'no valid start': SKIP.noStart,
+  'already ended': 'had already ended',
+  'beyond the horizon': `had a start more than ${LISTING_HORIZON_DAYS} days ahead, beyond the listing horizon`,
+};
 
 export const toSpec = (s: SourceRow): SourceSpec => ({
   id: s.id,
@@ -174,6 +187,9 @@ export function createIngestionService(deps: {
       summary.updated += plan.counts.updated;
       summary.merged += plan.counts.merged;
       summary.rejected += plan.counts.rejected;
+      if (plan.counts.cancelledUnlisted.length) {
+        summary.notes.push({ kind: 'rejected', reason: 'had been cancelled before any listing', count: plan.counts.cancelledUnlisted.length, examples: plan.counts.cancelledUnlisted.slice(0, NOTE_EXAMPLES) });
+      }
       return plan.announce;
     });
     for (const a of announce) deps.bus.publish('event_update', a);
@@ -322,7 +338,7 @@ export function createIngestionService(deps: {
       const source = await repo.findById(sourceId);
       if (!source) throw notFound('Source not found');
       const startedAt = clock.now();
-      const summary: RunSummary = { status: 'success', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, errors: 0 };
+      const summary: RunSummary = { status: 'success', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, skipped: 0, errors: 0, notes: [] };
       let validators: { etag?: string | null; lastModified?: string | null } = {};
       try {
         const connector = CONNECTORS[source.connector as keyof typeof CONNECTORS];
@@ -337,13 +353,20 @@ export function createIngestionService(deps: {
           const venues = knownVenues(await repo.allVenues());
           const items: NormalisedEvent[] = [];
           const ids = new Set<string>();
-          for (const n of normaliseRun(result.candidates, venues, startedAt)) {
-            if (typeof n === 'string' || ids.has(n.externalId)) summary.rejected += 1;
+          const notes = createRunNotes();
+          notes.addAll(result.notes ?? []);
+          normaliseRun(result.candidates, venues, startedAt).forEach((n, i) => {
+            if (typeof n === 'string') notes.add('rejected', REFUSED[n] ?? n, result.candidates[i]!.title);
+            else if (ids.has(n.externalId)) notes.add('rejected', "repeated another item's id (kept once)", n.title);
             else {
               ids.add(n.externalId);
               items.push(n);
+              return;
             }
-          }
+            summary.rejected += 1;
+          });
+          summary.notes = notes.list();
+          summary.skipped = skippedCount(summary.notes);
           await store(source, items, startedAt, summary, await classifyWithModel(source, items));
         }
       } catch (err) {
@@ -366,8 +389,10 @@ export function createIngestionService(deps: {
         updated: summary.updated,
         merged: summary.merged,
         rejected: summary.rejected,
+        skipped: summary.skipped,
         errors: summary.errors,
         errorMessage: summary.error ?? null,
+        notes: summary.notes,
       });
       await repo.update(sourceId, {
         lastRunAt: finishedAt,

@@ -1,7 +1,7 @@
 // The contract between connectors (fetch + parse a source into candidates) and the pipeline
 // (normalise, deduplicate, classify, store). Connectors never touch the database.
 
-import { CONNECTOR_IDS } from '../../../contract/ingestion.ts';
+import { CONNECTOR_IDS, type RunNote } from '../../../contract/ingestion.ts';
 
 export { CONNECTOR_IDS };
 export type ConnectorId = (typeof CONNECTOR_IDS)[number];
@@ -88,6 +88,8 @@ export interface ConnectorContext {
 
 export interface ConnectorResult {
   candidates: CandidateEvent[];
+  /** What the source held that the run could not use, by reason (see run-notes.ts). */
+  notes?: RunNote[];
   /** True when the source answered 304 Not Modified: nothing to do. */
   notModified?: boolean;
   etag?: string | null;

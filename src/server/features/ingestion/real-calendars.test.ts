@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { RunNote } from '../../../contract/ingestion.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTLAND } from '../../city.ts';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
@@ -46,6 +47,8 @@ interface RunSummary {
   updated: number;
   merged: number;
   rejected: number;
+  skipped: number;
+  notes: RunNote[];
   error?: string;
 }
 let calls = 0;
@@ -94,6 +97,15 @@ describe.skipIf(!has)('real calendars and event pages (needs ../shared/fixtures)
       runs.push(await runAsSource(f, 'ical', true));
     }
     expect(runs.filter((r) => r.status !== 'success')).toEqual([]);
+    // What a run leaves out is told to the admin: every rejected item has its reason, and the
+    // entries skipped as unusable are only those the files truly leave without a title or a date.
+    expect(runs.filter((r) => r.notes.reduce((n, note) => n + (note.kind === 'rejected' ? note.count : 0), 0) !== r.rejected)).toEqual([]);
+    expect(runs.filter((r) => r.skipped > 0).map((r) => [r.file, r.notes.filter((n) => n.kind === 'skipped').map((n) => `${n.count} ${n.reason}: ${n.examples.join(', ')}`)])).toEqual([
+      ['ical4j__EstoniaHolidays.ics', ['1 had no title: 6d6d35c2-7bec-47d7-8dcb-28280b7ea7fd']],
+      ['ical4j__google_aus_holidays.ics', ['2 had no title: ou0bm7s8e08qepmh6dkm3na4t0@google.com, l1th84lgaos3tabvcec3prkgn8@google.com']],
+      // DTSTART;VALUE=DATE:Next Year
+      ['nodeical__multi-event-basic.ics', ['1 could not be read: Foobar']],
+    ]);
     expect(runs.filter((r) => r.merged > 0)).toEqual([]);
     // What a run takes is listed: each created event is there on its own, linked to its source.
     const created = runs.reduce((n, r) => n + r.created, 0);
@@ -121,7 +133,9 @@ describe.skipIf(!has)('real calendars and event pages (needs ../shared/fixtures)
     expect(byFile.get('extruct__songkick_elysianfields.html')).toMatchObject({ created: 4, merged: 0 });
     expect(byFile.get('extruct__songkick_elysianfields_1.html')).toMatchObject({ created: 0, merged: 4 });
     // The one rejection: a page announcing a concert as cancelled, which no source had listed.
-    expect(runs.filter((r) => r.rejected > 0).map((r) => r.file)).toEqual(['extruct__schema.org_Event.004.html']);
+    expect(runs.filter((r) => r.rejected > 0).map((r) => [r.file, r.notes])).toEqual([
+      ['extruct__schema.org_Event.004.html', [{ kind: 'rejected', reason: 'had been cancelled before any listing', count: 1, examples: [expect.any(String)] }]],
+    ]);
     expect(await listedCount()).toBe(runs.reduce((n, r) => n + r.created, 0));
   });
 });

@@ -59,7 +59,9 @@ export function toSourceRunResponse(run: SourceRunRow): SourceRunResponse {
     updated: run.updated,
     merged: run.merged,
     rejected: run.rejected,
+    skipped: run.skipped,
     errors: run.errors,
     ...(run.errorMessage ? { error: run.errorMessage } : {}),
+    notes: run.notes,
   };
 }

@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { RunNote } from '../../../contract/ingestion.ts';
 
 /** A feed or API the city's events come from, with its health. */
 export const sources = pgTable(
@@ -44,8 +45,11 @@ export const sourceRuns = pgTable(
     updated: integer('updated').notNull().default(0),
     merged: integer('merged').notNull().default(0),
     rejected: integer('rejected').notNull().default(0),
+    /** Entries of the feed parsing could not use; `notes` says why, by reason. */
+    skipped: integer('skipped').notNull().default(0),
     errors: integer('errors').notNull().default(0),
     errorMessage: text('error_message'),
+    notes: jsonb('notes').$type<RunNote[]>().notNull().default([]),
   },
   (t) => [index('source_runs_source_idx').on(t.sourceId, t.startedAt)],
 );

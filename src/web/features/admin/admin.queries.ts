@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DuplicateListResponse, DuplicatePair, MergeResponse, SplitResponse } from '../../../contract/duplicates.ts';
 import type { EventPatch, EventStats, EventSummary } from '../../../contract/events.ts';
-import type { RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
+import type { RunNote, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import type { z } from 'zod';
 import { toast } from '../../components/ui/use-toast.ts';
 import { apiJson, apiRequest, ApiError, throwIfResNotOk } from '../../lib/api-client.ts';
@@ -182,9 +182,16 @@ export function useRunSource() {
   });
 }
 
-/** 'fetched N, created N, updated N, merged N, rejected N' for a run summary. */
-export function runSummaryText(r: Pick<RunSummaryResponse, 'fetched' | 'created' | 'updated' | 'merged' | 'rejected'>): string {
-  return `fetched ${r.fetched}, created ${r.created}, updated ${r.updated}, merged ${r.merged}, rejected ${r.rejected}`;
+/** 'fetched N, created N, updated N, merged N, rejected N' for a run summary, and ', skipped N' when parsing left entries out. */
+export function runSummaryText(r: Pick<RunSummaryResponse, 'fetched' | 'created' | 'updated' | 'merged' | 'rejected' | 'skipped'>): string {
+  const counts = `fetched ${r.fetched}, created ${r.created}, updated ${r.updated}, merged ${r.merged}, rejected ${r.rejected}`;
+  return r.skipped > 0 ? `${counts}, skipped ${r.skipped}` : counts;
+}
+
+/** One note of a run as a sentence: '2 entries had no title (e.g. “row 4”, “row 9”)'. */
+export function runNoteText(n: RunNote): string {
+  const examples = n.examples.length ? ` (e.g. ${n.examples.map((e) => `“${e}”`).join(', ')})` : '';
+  return `${n.count} ${n.count === 1 ? 'entry' : 'entries'} ${n.reason}${examples}`;
 }
 
 /**

@@ -55,12 +55,29 @@ function api(opts: { list?: SourceResponse[]; run?: RunSummaryResponse; extra?: 
     if (extra) return extra;
     if (url.pathname === '/api/admin/sources' && (init?.method ?? 'GET') === 'GET') return json(list);
     if (url.pathname.endsWith('/run') && init?.method === 'POST') {
-      return json(opts.run ?? { status: 'success', fetched: 14, created: 3, updated: 2, merged: 1, rejected: 0, errors: 0 });
+      return json(opts.run ?? { status: 'success', fetched: 14, created: 3, updated: 2, merged: 1, rejected: 0, skipped: 0, errors: 0, notes: [] });
     }
     if (url.pathname.endsWith('/runs')) {
       return json([
-        { id: 'r1', trigger: 'manual', startedAt: ago(60_000), finishedAt: ago(55_000), status: 'success', fetched: 14, created: 3, updated: 2, merged: 1, rejected: 0, errors: 0 },
-        { id: 'r2', trigger: 'schedule', startedAt: ago(3600_000), finishedAt: ago(3590_000), status: 'error', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, errors: 1, error: 'timeout after 20 s' },
+        {
+          id: 'r1',
+          trigger: 'manual',
+          startedAt: ago(60_000),
+          finishedAt: ago(55_000),
+          status: 'success',
+          fetched: 14,
+          created: 3,
+          updated: 2,
+          merged: 1,
+          rejected: 1,
+          skipped: 2,
+          errors: 0,
+          notes: [
+            { kind: 'skipped', reason: 'had no title', count: 2, examples: ['row 4', 'row 9'] },
+            { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon', count: 1, examples: ['Expo 2030'] },
+          ],
+        },
+        { id: 'r2', trigger: 'schedule', startedAt: ago(3600_000), finishedAt: ago(3590_000), status: 'error', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, skipped: 0, errors: 1, error: 'timeout after 20 s', notes: [] },
       ]);
     }
     return undefined;
@@ -107,7 +124,7 @@ describe('SourcesPage', () => {
       extra: async (url, init) => {
         if (!url.pathname.endsWith('/run') || init?.method !== 'POST') return undefined;
         await gate;
-        return json({ status: 'success', fetched: 14, created: 3, updated: 2, merged: 1, rejected: 0, errors: 0 });
+        return json({ status: 'success', fetched: 14, created: 3, updated: 2, merged: 1, rejected: 0, skipped: 0, errors: 0, notes: [] });
       },
     });
     renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
@@ -124,7 +141,7 @@ describe('SourcesPage', () => {
   });
 
   it('Run now toasts the error of a failed run', async () => {
-    api({ run: { status: 'error', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, errors: 1, error: 'HTTP 404 from feed' } });
+    api({ run: { status: 'error', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, skipped: 0, errors: 1, error: 'HTTP 404 from feed', notes: [] } });
     renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
     await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
     fireEvent.click(within(item('Broken feed')).getByRole('button', { name: 'Run now' }));
@@ -143,6 +160,13 @@ describe('SourcesPage', () => {
     const table = await within(item('Broken feed')).findByRole('table');
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(within(table).getByText('timeout after 20 s')).toBeTruthy();
+    // What a run could not use is told with the counts, each reason with examples to find it by.
+    expect(within(table).getByText('fetched 14, created 3, updated 2, merged 1, rejected 1, skipped 2')).toBeTruthy();
+    const notes = within(table).getByRole('list', { name: 'What the run could not use' });
+    expect(within(notes).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      '2 entries had no title (e.g. “row 4”, “row 9”)',
+      '1 entry had a start more than 730 days ahead, beyond the listing horizon (e.g. “Expo 2030”)',
+    ]);
   });
 
   it('Add source checks the config JSON before sending, then shows the server field errors inline', async () => {

@@ -12,6 +12,7 @@ import { FormError, FormField, inputClass } from './admin-overlay.tsx';
 import { CsvUpload, mappingError, readCsvFile, type CsvAttachment } from './csv-upload.tsx';
 import {
   errorText,
+  runNoteText,
   runSummaryText,
   serverFieldErrors,
   useCreateSource,
@@ -336,9 +337,18 @@ function RunHistory({ id, now }: { id: string; now: number }) {
                 {r.status === 'error' ? <Chip tone="destructive">error</Chip> : r.status === 'not_modified' ? <Chip>not modified</Chip> : <Chip tone="success">success</Chip>}
               </td>
               <td className="px-3 py-2">
-                {runSummaryText(r)}
-                {r.errors > 0 && `, errors ${r.errors}`}
+                <span>
+                  {runSummaryText(r)}
+                  {r.errors > 0 && `, errors ${r.errors}`}
+                </span>
                 {r.error && <span className="block text-destructive">{r.error}</span>}
+                {r.notes.length > 0 && (
+                  <ul aria-label="What the run could not use" className="mt-1 list-disc space-y-0.5 pl-4 text-xs text-muted-foreground">
+                    {r.notes.map((n) => (
+                      <li key={`${n.kind}:${n.reason}`}>{runNoteText(n)}</li>
+                    ))}
+                  </ul>
+                )}
               </td>
             </tr>
           ))}

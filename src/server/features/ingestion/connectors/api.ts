@@ -2,7 +2,8 @@
 // share: reading their config, reaching the provider, checking its status, reading its JSON
 // answer, and picking values out of that JSON.
 import type { z } from 'zod';
-import { SourceError, type ConnectorContext, type FetchResult, type SafeFetchInit } from '../ingestion.types.ts';
+import { SourceError, type CandidateEvent, type ConnectorContext, type ConnectorResult, type FetchResult, type SafeFetchInit } from '../ingestion.types.ts';
+import { createRunNotes, SKIP } from '../run-notes.ts';
 
 /** A JSON object as the connectors read it: any field may be missing or of another type. */
 export type Json = Record<string, unknown>;
@@ -121,4 +122,30 @@ export async function requestGraphql(ctx: ConnectorContext, provider: string, en
   const data = rec(body?.data);
   if (!data || (reason && !request.answered(data))) throw new SourceError(`${provider} GraphQL error${reasonSuffix(reason) || ': no data'}`);
   return data;
+}
+
+/**
+ * What one API run keeps: its candidates by the provider's id (a record met again on a later page
+ * is the same event) and notes of what it could not use, told to the admin on the run.
+ */
+export function createApiRun() {
+  const found = new Map<string, CandidateEvent>();
+  const notes = createRunNotes();
+  return {
+    found,
+    /** Keeps a candidate unless its id was met already. */
+    keep(candidate: CandidateEvent) {
+      if (!found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+    },
+    /** A record that gave no candidate (no id, title or start), noted with what names it. */
+    unreadable(raw: unknown) {
+      const r = rec(raw);
+      notes.add('skipped', SKIP.incomplete, str(r?.name) ?? str(rec(r?.name)?.text) ?? str(r?.title) ?? str(r?.id) ?? (typeof r?.id === 'number' ? String(r.id) : undefined));
+    },
+    /** The run stopped at a page limit while the provider had more: those events were not read. */
+    pageLimit(pages: number, reason = `had been read when the run reached its page limit (${pages} pages); the source lists more, not read this run`) {
+      notes.addAll([{ kind: 'unread', reason, count: found.size, examples: [] }]);
+    },
+    result: (): ConnectorResult => ({ candidates: [...found.values()], notes: notes.list() }),
+  };
 }

@@ -23,14 +23,13 @@
 import { z } from 'zod';
 import {
   SourceError,
-  type CandidateEvent,
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
 import { inOpenDataWindow, isTimeZone, mapOpenDataRecord, openDataMappingSchema } from './socrata.connector.ts';
-import { readConfig, reasonSuffix, rec, requestJson } from './api.ts';
+import { createApiRun, readConfig, reasonSuffix, rec, requestJson } from './api.ts';
 
 const PROVIDER = 'CKAN';
 const MAX_PAGES = 20;
@@ -65,9 +64,10 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const { mapping } = config;
   const headers: Record<string, string> = config.apiKey ? { authorization: config.apiKey } : {};
 
-  const found = new Map<string, CandidateEvent>();
+  const run = createApiRun();
   let offset = 0;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  let page = 0;
+  for (; page < MAX_PAGES; page++) {
     const q = new URLSearchParams({ resource_id: config.resourceId, limit: String(limit), offset: String(offset), sort: `${identifier(mapping.start)} asc` });
     if (config.filters) q.set('filters', JSON.stringify(config.filters));
     if (config.q) q.set('q', config.q);
@@ -78,16 +78,20 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     for (const record of records) {
       const fields = rec(record);
       const candidate = fields && mapOpenDataRecord(fields, mapping, zone);
-      if (!candidate) continue;
+      if (!candidate) {
+        run.unreadable(record);
+        continue;
+      }
       lastStart = candidate.start;
-      if (inOpenDataWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+      if (inOpenDataWindow(candidate, ctx.now, horizonEnd)) run.keep(candidate);
     }
     offset += records.length;
     const total = typeof result.total === 'number' ? result.total : undefined;
     if (records.length < limit || (total !== undefined && offset >= total)) break;
     if (lastStart && lastStart.getTime() > horizonEnd.getTime() && sortsByTime(result.fields, mapping.start)) break;
   }
-  return { candidates: [...found.values()] };
+  if (page === MAX_PAGES) run.pageLimit(MAX_PAGES);
+  return run.result();
 }
 
 const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'ckan');

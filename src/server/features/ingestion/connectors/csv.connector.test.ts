@@ -39,7 +39,7 @@ describe('parseCsv', () => {
     const market = candidates[2]!;
     expect([iso(market.start), iso(market.end), market.allDay, market.isFree]).toEqual(['2026-04-04T22:00:00.000Z', '2026-04-05T22:00:00.000Z', true, true]);
     // Row 1 is the header; the quoted newline keeps "Lesung" one row (row 3).
-    expect(errors).toEqual([
+    expect(errors.map(({ row, message }) => ({ row, message }))).toEqual([
       { row: 4, message: 'cannot read the start date "next tuesday-ish" (expected YYYY-MM-DD HH:MM)' },
       { row: 6, message: 'no title' },
     ]);
@@ -63,7 +63,9 @@ describe('parseCsv', () => {
   it('reads US and European dates, semicolon-separated files, and an id column', () => {
     const us = parseCsv('Name,When,Id\nBBQ,07/04/2026 5:30 PM,bbq-1\nBad,13/01/2026,x\n', { title: 'Name', start: 'When', id: 'Id' }, { timeZone: 'America/New_York', dateFormat: 'us' });
     expect(us.candidates.map((c) => [c.externalId, iso(c.start)])).toEqual([['bbq-1', '2026-07-04T21:30:00.000Z']]);
-    expect(us.errors).toEqual([{ row: 3, message: 'cannot read the start date "13/01/2026" (expected MM/DD/YYYY h:mm AM)' }]);
+    expect(us.errors).toEqual([
+      { row: 3, message: 'cannot read the start date "13/01/2026" (expected MM/DD/YYYY h:mm AM)', kind: 'skipped', reason: 'had a start date that could not be read (expected MM/DD/YYYY h:mm AM)', value: '13/01/2026' },
+    ]);
     const eu = parseCsv('Titel;Beginn\nStadtfest;04.07.2026 18:00\n', { title: 'titel', start: 'beginn' }, { timeZone: 'Europe/Berlin', dateFormat: 'eu' });
     expect(eu.candidates.map((c) => [c.title, iso(c.start)])).toEqual([['Stadtfest', '2026-07-04T16:00:00.000Z']]);
   });
@@ -76,11 +78,23 @@ describe('parseCsv', () => {
       ['Choir', '2026-03-15T18:30:00.000Z', undefined, undefined],
       ['Market', '2026-03-16T08:00:00.000Z', undefined, undefined],
     ]);
-    expect(errors).toEqual([
-      { row: 2, message: 'cannot read the end date "sometime late"; the event is kept without it' },
-      { row: 3, message: 'the end is before the start; the event is kept without it' },
-      { row: 4, message: 'invalid coordinates "north, 12.3"; the event is kept without them' },
+    expect(errors.map(({ row, message, kind }) => ({ row, message, kind }))).toEqual([
+      { row: 2, message: 'cannot read the end date "sometime late"; the event is kept without it', kind: 'kept' },
+      { row: 3, message: 'the end is before the start; the event is kept without it', kind: 'kept' },
+      { row: 4, message: 'invalid coordinates "north, 12.3"; the event is kept without them', kind: 'kept' },
     ]);
+  });
+
+  it('keeps rows that share an id but not their start or title, and keeps an exact repeat once', () => {
+    const csv = ['Id,Event,Start', 'choir,Choir practice,2026-03-14 19:30', 'choir,Choir practice,2026-03-21 19:30', 'choir,Choir concert,2026-03-21 19:30', 'choir,Choir practice,2026-03-21 19:30'].join('\n');
+    const { candidates, notes } = parseCsv(csv, { id: 'Id', title: 'Event', start: 'Start' }, { timeZone: 'Europe/Berlin' });
+    expect(candidates.map((c) => [c.title, iso(c.start)])).toEqual([
+      ['Choir practice', '2026-03-14T18:30:00.000Z'],
+      ['Choir practice', '2026-03-21T18:30:00.000Z'],
+      ['Choir concert', '2026-03-21T18:30:00.000Z'],
+    ]);
+    expect(new Set(candidates.map((c) => c.externalId)).size).toBe(3);
+    expect(notes).toEqual([{ kind: 'repeated', reason: 'repeated another entry exactly (kept once)', count: 1, examples: ['Choir practice'] }]);
   });
 
   it('refuses a mapping to a column the file does not have', () => {
@@ -106,6 +120,11 @@ describe('csv connector', () => {
     const result = (await csvConnector.run(spec({ csv: CSV, mapping }), ctx())) as CsvConnectorResult;
     expect(result.candidates.map((c) => c.title)).toEqual(['Jazz im Hof', 'Lesung: Neue Stimmen', 'Flohmarkt']);
     expect(result.rowErrors.map((e) => e.row)).toEqual([4, 6]);
+    // The rows left out reach the run as notes, grouped by reason, with the row (and cell) to find them.
+    expect(result.notes).toEqual([
+      { kind: 'skipped', reason: 'had a start date that could not be read (expected YYYY-MM-DD HH:MM)', count: 1, examples: ['row 4: next tuesday-ish'] },
+      { kind: 'skipped', reason: 'had no title', count: 1, examples: ['row 6'] },
+    ]);
   });
 
   it('fetches the CSV from the source URL when nothing was uploaded', async () => {

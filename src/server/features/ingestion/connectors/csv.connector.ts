@@ -4,6 +4,7 @@ import { SourceError, type Connector, type ConnectorResult } from '../ingestion.
 import { notOver } from '../parse/common.ts';
 import type { CsvDateFormat, CsvMapping, CsvRowError } from '../parse/csv.parse.ts';
 import { parseInSandbox } from '../parse/sandbox.ts';
+import { createRunNotes, type RunNote } from '../run-notes.ts';
 
 /** A CSV run also reports the rows it could not read (row 1 is the header). */
 export interface CsvConnectorResult extends ConnectorResult {
@@ -59,6 +60,13 @@ export const csvConnector: Connector = {
       const first = parsed.errors.slice(0, 3).map((e) => `row ${e.row}: ${e.message}`);
       throw new SourceError(`no row of the CSV could be read (${first.join('; ')}${parsed.errors.length > 3 ? '; …' : ''})`);
     }
-    return { candidates: parsed.candidates.filter((c) => notOver(c, ctx.now)), etag, lastModified, rowErrors: parsed.errors };
+    return { candidates: parsed.candidates.filter((c) => notOver(c, ctx.now)), notes: [...rowNotes(parsed.errors), ...parsed.notes], etag, lastModified, rowErrors: parsed.errors };
   },
 };
+
+/** The row errors as run notes, grouped by what went wrong, with the row number (and cell) as examples. */
+export function rowNotes(errors: readonly CsvRowError[]): RunNote[] {
+  const notes = createRunNotes();
+  for (const e of errors) notes.add(e.kind, e.reason, e.value === undefined ? `row ${e.row}` : `row ${e.row}: ${e.value}`);
+  return notes.list();
+}

@@ -26,7 +26,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { num, readConfig, rec, requestJson, str, type Json } from './api.ts';
+import { createApiRun, num, readConfig, rec, requestJson, str, type Json } from './api.ts';
 
 const PROVIDER = 'Eventbrite';
 const DEFAULT_BASE = 'https://www.eventbriteapi.com/v3';
@@ -47,10 +47,11 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const base = apiBase(source.url);
   const list = config.organizerId ? `organizers/${config.organizerId}` : `venues/${config.venueId}`;
   const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
-  const found = new Map<string, CandidateEvent>();
+  const run = createApiRun();
   let next: { continuation?: string; page?: number } = {};
 
-  for (let n = 0; n < MAX_PAGES; n++) {
+  let n = 0;
+  for (; n < MAX_PAGES; n++) {
     const q = new URLSearchParams({ status: 'live', order_by: 'start_asc', expand: EXPAND });
     if (next.continuation) q.set('continuation', next.continuation);
     else if (next.page) q.set('page', String(next.page));
@@ -62,9 +63,12 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     let lastStart: Date | undefined;
     for (const raw of body.events) {
       const candidate = toCandidate(raw);
-      if (!candidate) continue;
+      if (!candidate) {
+        run.unreadable(raw);
+        continue;
+      }
       lastStart = candidate.start;
-      if (inWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+      if (inWindow(candidate, ctx.now, horizonEnd)) run.keep(candidate);
     }
     const pagination = rec(body.pagination);
     if (pagination?.has_more_items !== true || body.events.length === 0) break;
@@ -72,7 +76,8 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     const continuation = str(pagination.continuation);
     next = continuation ? { continuation } : { page: (num(pagination.page_number) ?? n + 1) + 1 };
   }
-  return { candidates: [...found.values()] };
+  if (n === MAX_PAGES) run.pageLimit(MAX_PAGES);
+  return run.result();
 }
 
 const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'eventbrite');

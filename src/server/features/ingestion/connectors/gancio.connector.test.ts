@@ -76,6 +76,23 @@ describe('gancio connector', () => {
     expect(result.candidates).toHaveLength(2);
   });
 
+  it('notes the records it cannot read and an instance with more pages than one run reads', async () => {
+    const start = 1780297200 + 86_400;
+    server = await startFeedServer({
+      '/api/events': (req, res, body) => {
+        const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page'));
+        return json(JSON.stringify([{ id: page, title: `Show ${page}`, start_datetime: start + page * 3600 }, { id: `untitled-${page}`, start_datetime: start }]))(req, res, body);
+      },
+    });
+    const result = await gancioConnector.run(source(server.url(''), { pageSize: 2 }), testContext(NOW));
+    expect(server.hits).toHaveLength(20);
+    expect(result.candidates).toHaveLength(20);
+    expect(result.notes).toEqual([
+      { kind: 'skipped', reason: 'had no id, title or start date that could be read', count: 20, examples: ['untitled-0', 'untitled-1', 'untitled-2'] },
+      { kind: 'unread', reason: 'had been read when the run reached its page limit (20 pages); the source lists more, not read this run', count: 20, examples: [] },
+    ]);
+  });
+
   it('reports HTTP errors and a page that is not JSON', async () => {
     server = await startFeedServer({
       '/down/api/events': json('<h1>502 Bad Gateway</h1>', 502, 'text/html'),

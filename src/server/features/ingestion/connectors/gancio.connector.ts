@@ -23,7 +23,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { arr, num, readConfig, rec, requestJson, str } from './api.ts';
+import { arr, createApiRun, num, readConfig, rec, requestJson, str } from './api.ts';
 
 const PROVIDER = 'Gancio';
 const MAX_PAGES = 20;
@@ -39,10 +39,11 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const instance = instanceBase(source.url);
   const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const max = config.pageSize ?? 50;
-  const found = new Map<string, CandidateEvent>();
+  const run = createApiRun();
   const seen = new Set<string>();
 
-  for (let page = 0; page < MAX_PAGES; page++) {
+  let page = 0;
+  for (; page < MAX_PAGES; page++) {
     const q = new URLSearchParams({
       start: String(Math.floor(ctx.now.getTime() / 1000)),
       end: String(Math.floor(horizonEnd.getTime() / 1000)),
@@ -57,14 +58,19 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     let fresh = 0;
     for (const raw of events) {
       const candidate = toCandidate(raw, instance);
-      if (!candidate || seen.has(candidate.externalId)) continue;
+      if (!candidate) {
+        run.unreadable(raw);
+        continue;
+      }
+      if (seen.has(candidate.externalId)) continue;
       seen.add(candidate.externalId);
       fresh++;
-      if (inWindow(candidate, ctx.now, horizonEnd)) found.set(candidate.externalId, candidate);
+      if (inWindow(candidate, ctx.now, horizonEnd)) run.keep(candidate);
     }
     if (events.length < max || fresh === 0) break;
   }
-  return { candidates: [...found.values()] };
+  if (page === MAX_PAGES) run.pageLimit(MAX_PAGES);
+  return run.result();
 }
 
 const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'gancio');

@@ -39,6 +39,6 @@ export const icalConnector: Connector = {
       horizonDays: ctx.horizonDays,
       maxOccurrences: ctx.maxOccurrences,
     });
-    return { candidates: parsed.candidates, etag: got.etag, lastModified: got.lastModified };
+    return { candidates: parsed.candidates, notes: parsed.notes, etag: got.etag, lastModified: got.lastModified };
   },
 };

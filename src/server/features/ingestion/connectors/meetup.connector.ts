@@ -25,7 +25,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { arr, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
+import { arr, createApiRun, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
 
 const PROVIDER = 'Meetup';
 const DEFAULT_ENDPOINT = 'https://api.meetup.com/gql-ext';
@@ -71,10 +71,11 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const config = parseConfig(source.config);
   const endpoint = apiEndpoint(source.url);
   const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
-  const found = new Map<string, CandidateEvent>();
+  const run = createApiRun();
   let after: string | null = null;
 
-  for (let page = 0; page < MAX_PAGES; page++) {
+  let page = 0;
+  for (; page < MAX_PAGES; page++) {
     const variables = { urlname: config.groupUrlname, first: config.pageSize ?? 50, after, from: ctx.now.toISOString(), to: horizonEnd.toISOString() };
     const data = await graphql(ctx, endpoint, config.token, variables);
     const group = rec(data.groupByUrlname);
@@ -83,14 +84,16 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     const edges = arr(events?.edges);
     for (const edge of edges) {
       const candidate = toCandidate(rec(edge)?.node);
-      if (candidate && inWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+      if (!candidate) run.unreadable(rec(edge)?.node);
+      else if (inWindow(candidate, ctx.now, horizonEnd)) run.keep(candidate);
     }
     const pageInfo = rec(events?.pageInfo);
     const cursor = str(pageInfo?.endCursor);
     if (pageInfo?.hasNextPage !== true || !cursor || cursor === after || edges.length === 0) break;
     after = cursor;
   }
-  return { candidates: [...found.values()] };
+  if (page === MAX_PAGES) run.pageLimit(MAX_PAGES);
+  return run.result();
 }
 
 const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'meetup');

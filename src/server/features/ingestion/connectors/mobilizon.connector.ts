@@ -26,7 +26,7 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { arr, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
+import { arr, createApiRun, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
 
 const PROVIDER = 'Mobilizon';
 const MAX_PAGES = 20;
@@ -82,10 +82,11 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const endpoint = `${instanceBase(source.url)}/api`;
   const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const limit = config.pageSize ?? 50;
-  const found = new Map<string, CandidateEvent>();
+  const run = createApiRun();
   let seen = 0;
 
-  for (let page = 1; page <= MAX_PAGES; page++) {
+  let page = 1;
+  for (; page <= MAX_PAGES; page++) {
     let list: Json | undefined;
     if (config.groupSlug) {
       const data = await graphql(ctx, endpoint, GROUP_QUERY, { slug: config.groupSlug, after: ctx.now.toISOString(), page, limit });
@@ -100,13 +101,15 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     const elements = arr(list.elements);
     for (const raw of elements) {
       const candidate = toCandidate(raw);
-      if (candidate && inWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+      if (!candidate) run.unreadable(raw);
+      else if (inWindow(candidate, ctx.now, horizonEnd)) run.keep(candidate);
     }
     seen += elements.length;
     const total = num(list.total);
     if (elements.length < limit || (total !== undefined && seen >= total)) break;
   }
-  return { candidates: [...found.values()] };
+  if (page > MAX_PAGES) run.pageLimit(MAX_PAGES);
+  return run.result();
 }
 
 const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'mobilizon');

@@ -16,6 +16,6 @@ export const rssConnector: Connector = {
       horizonDays: ctx.horizonDays,
       maxOccurrences: ctx.maxOccurrences,
     });
-    return { candidates: parsed.candidates, etag: got.etag, lastModified: got.lastModified };
+    return { candidates: parsed.candidates, notes: parsed.notes, etag: got.etag, lastModified: got.lastModified };
   },
 };

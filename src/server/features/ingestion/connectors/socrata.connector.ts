@@ -37,7 +37,7 @@ import {
   type SourceSpec,
 } from '../ingestion.types.ts';
 import { priceFromText } from '../pipeline/price.ts';
-import { readConfig, rec, requestJson } from './api.ts';
+import { createApiRun, readConfig, rec, requestJson } from './api.ts';
 
 const PROVIDER = 'Socrata';
 const MAX_PAGES = 20;
@@ -296,8 +296,9 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   if (config.where) conditions.push(`(${config.where})`);
   const headers: Record<string, string> = config.appToken ? { 'x-app-token': config.appToken } : {};
 
-  const found = new Map<string, CandidateEvent>();
-  for (let page = 0; page < MAX_PAGES; page++) {
+  const run = createApiRun();
+  let page = 0;
+  for (; page < MAX_PAGES; page++) {
     const q = new URLSearchParams();
     if (conditions.length) q.set('$where', conditions.join(' AND '));
     q.set('$order', `${mapping.start},:id`);
@@ -308,11 +309,13 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     for (const row of rows) {
       const record = rec(row);
       const candidate = record && mapOpenDataRecord(record, mapping, zone);
-      if (candidate && inOpenDataWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+      if (!candidate) run.unreadable(row);
+      else if (inOpenDataWindow(candidate, ctx.now, horizonEnd)) run.keep(candidate);
     }
     if (rows.length < limit) break;
   }
-  return { candidates: [...found.values()] };
+  if (page === MAX_PAGES) run.pageLimit(MAX_PAGES);
+  return run.result();
 }
 
 const parseConfig = (input: Record<string, unknown>) => readConfig(configSchema, input, 'socrata');

@@ -141,6 +141,28 @@ describe.skipIf(!existsSync(API))('ticketmaster connector on real recorded Disco
   });
 });
 
+describe('ticketmaster connector limits', () => {
+  it('says when a search holds more than the 1,000 results Ticketmaster serves, and names records without a start', async () => {
+    server = await startFeedServer({
+      '/discovery/v2/events.json': (req, res, body) => {
+        const q = new URL(req.url ?? '/', 'http://x').searchParams;
+        const page = Number(q.get('page'));
+        const size = Number(q.get('size'));
+        const events = Array.from({ length: size }, (_, i) => ({ id: `tm-${page}-${i}`, name: `Show ${page}-${i}`, dates: { start: { dateTime: '2026-06-10T02:00:00Z' } } }));
+        events[0] = { id: `tbd-${page}`, name: 'Date to be announced', dates: { start: {} } } as (typeof events)[number];
+        return json({ _embedded: { events }, page: { size, totalElements: 5000, totalPages: 5000 / size, number: page } })(req, res, body);
+      },
+    });
+    const result = await ticketmasterConnector.run(source(server.url('/discovery/v2'), { apiKey: 'k', city: 'Portland', pageSize: 200 }), testContext(new Date('2026-06-01T07:00:00Z')));
+    expect(server.hits).toHaveLength(5);
+    expect(result.candidates).toHaveLength(995);
+    expect(result.notes).toEqual([
+      { kind: 'skipped', reason: 'had no id, title or start date that could be read', count: 5, examples: ['Date to be announced'] },
+      { kind: 'unread', reason: 'had been read, the first 1,000 results Ticketmaster serves for one search; the search matches more: narrow it (radius, city) to read them all', count: 995, examples: [] },
+    ]);
+  });
+});
+
 describe('ticketmaster connector errors', () => {
   it('reports a refused key with the status and the fault string', async () => {
     server = await startFeedServer({

@@ -31,12 +31,14 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { arr, num, readConfig, rec, requestJson, str, type Json } from './api.ts';
+import { arr, createApiRun, num, readConfig, rec, requestJson, str, type Json } from './api.ts';
 
 const PROVIDER = 'Ticketmaster';
 const DEFAULT_BASE = 'https://app.ticketmaster.com/discovery/v2';
 const MAX_PAGES = 20;
 const DEEP_PAGING_LIMIT = 1000;
+/** Ticketmaster serves at most the first 1,000 results of a search (size × page < 1,000). */
+const DEEP_PAGING_NOTE = 'had been read, the first 1,000 results Ticketmaster serves for one search; the search matches more: narrow it (radius, city) to read them all';
 const DAY_MS = 86_400_000;
 
 const configSchema = z
@@ -63,9 +65,9 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
   const base = apiBase(source.url);
   const horizonEnd = new Date(ctx.now.getTime() + ctx.listAheadDays * DAY_MS);
   const size = config.pageSize ?? 100;
-  const found = new Map<string, CandidateEvent>();
-
-  for (let page = 0; page < MAX_PAGES && (page + 1) * size <= DEEP_PAGING_LIMIT; page++) {
+  const run = createApiRun();
+  let page = 0;
+  for (; page < MAX_PAGES && (page + 1) * size <= DEEP_PAGING_LIMIT; page++) {
     const body = rec(await requestJson(ctx, PROVIDER, `${base}/events.json?${query(config, ctx.now, horizonEnd, size, page)}`, { failure: ticketmasterFailure }));
     if (!body || (!('page' in body) && !('_embedded' in body))) {
       throw new SourceError(`${PROVIDER} answered JSON that is not an event search result`);
@@ -74,9 +76,12 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     let lastStart: Date | undefined;
     for (const raw of events) {
       const candidate = toCandidate(raw, ctx.timeZone);
-      if (!candidate) continue;
+      if (!candidate) {
+        run.unreadable(raw);
+        continue;
+      }
       lastStart = candidate.start;
-      if (inWindow(candidate, ctx.now, horizonEnd) && !found.has(candidate.externalId)) found.set(candidate.externalId, candidate);
+      if (inWindow(candidate, ctx.now, horizonEnd)) run.keep(candidate);
     }
     const info = rec(body.page);
     const number = num(info?.number) ?? page;
@@ -84,7 +89,9 @@ async function run(source: SourceSpec, ctx: ConnectorContext): Promise<Connector
     if (events.length === 0 || number + 1 >= totalPages) break;
     if (lastStart && lastStart.getTime() > horizonEnd.getTime()) break;
   }
-  return { candidates: [...found.values()] };
+  if (page === MAX_PAGES) run.pageLimit(page);
+  else if ((page + 1) * size > DEEP_PAGING_LIMIT) run.pageLimit(page, DEEP_PAGING_NOTE);
+  return run.result();
 }
 
 const parseConfig = (input: Record<string, unknown>): Config => readConfig(configSchema, input, 'ticketmaster');

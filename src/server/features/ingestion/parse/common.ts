@@ -2,6 +2,7 @@
 
 import { wallClock, type WallClock } from '../../../../contract/time.ts';
 import type { CandidateEvent } from '../ingestion.types.ts';
+import { SKIP, type RunNote, type RunNotes } from '../run-notes.ts';
 
 /** What a parser needs from the connector context (plain data: it crosses into a worker). */
 export interface ParseContext {
@@ -14,8 +15,8 @@ export interface ParseContext {
 
 export interface ParseOutput {
   candidates: CandidateEvent[];
-  /** Entries that were not events we could use (no date, broken, past, duplicate). */
-  skipped: number;
+  /** Entries that were not events we could use, by reason (events already over are not noted). */
+  notes: RunNote[];
 }
 
 export const DAY_MS = 86_400_000;
@@ -142,7 +143,7 @@ export function splitLocation(location: string): { venueName?: string; address?:
  * back to back under one). The first item of an id keeps it as the feed gives it; a later one gets
  * its start instant appended, and its title too when that is taken as well.
  */
-export function uniqueIds(candidates: CandidateEvent[]): { candidates: CandidateEvent[]; duplicates: number } {
+export function uniqueIds(candidates: CandidateEvent[], notes?: RunNotes): { candidates: CandidateEvent[]; duplicates: number } {
   const ids = new Set<string>();
   const items = new Set<string>();
   const out: CandidateEvent[] = [];
@@ -152,6 +153,7 @@ export function uniqueIds(candidates: CandidateEvent[]): { candidates: Candidate
     const item = `${c.externalId}\u0000${c.start.getTime()}\u0000${title}`;
     if (items.has(item)) {
       duplicates++;
+      notes?.add('repeated', SKIP.repeat, c.title);
       continue;
     }
     items.add(item);
@@ -160,6 +162,7 @@ export function uniqueIds(candidates: CandidateEvent[]): { candidates: Candidate
     if (ids.has(id)) id = `${c.externalId}@${c.start.toISOString()}#${title}`;
     if (ids.has(id)) {
       duplicates++;
+      notes?.add('repeated', SKIP.repeat, c.title);
       continue;
     }
     ids.add(id);

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
 import { priceFromText } from '../pipeline/price.ts';
-import { compact, coordinates, DAY_MS, describeError, isValidTimeZone, parseIsoDate, toUtc, toWall } from './common.ts';
+import { createRunNotes, SKIP, type RunNote } from '../run-notes.ts';
+import { compact, coordinates, DAY_MS, describeError, isValidTimeZone, parseIsoDate, toUtc, toWall, uniqueIds } from './common.ts';
 
 export interface CsvMapping {
   title: string;
@@ -34,11 +35,19 @@ export interface CsvOptions {
 export interface CsvRowError {
   row: number;
   message: string;
+  /** Left out (`skipped`), or kept without the field (`kept`). */
+  kind: 'skipped' | 'kept';
+  /** The message as it groups the rows in the run's notes ("N entries <reason>"). */
+  reason: string;
+  /** The cell that could not be read, when one was. */
+  value?: string;
 }
 
 export interface CsvResult {
   candidates: CandidateEvent[];
   errors: CsvRowError[];
+  /** Exact repeats, kept once. */
+  notes: RunNote[];
 }
 
 const MAPPING_KEYS = ['title', 'start', 'end', 'venue', 'address', 'description', 'url', 'price', 'category', 'lat', 'lng', 'id'] as const;
@@ -87,16 +96,17 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
     const title = get('title');
     const startText = get('start');
     if (!title) {
-      errors.push({ row, message: 'no title' });
+      errors.push({ row, message: 'no title', kind: 'skipped', reason: SKIP.noTitle });
       continue;
     }
     if (!startText) {
-      errors.push({ row, message: 'no start date' });
+      errors.push({ row, message: 'no start date', kind: 'skipped', reason: 'had no start date' });
       continue;
     }
     const start = readDate(startText, format, opts.timeZone);
     if (!start) {
-      errors.push({ row, message: `cannot read the start date "${startText}"${format === 'iso' ? ' (expected YYYY-MM-DD HH:MM)' : format === 'us' ? ' (expected MM/DD/YYYY h:mm AM)' : ' (expected DD/MM/YYYY HH:MM)'}` });
+      const expected = format === 'iso' ? ' (expected YYYY-MM-DD HH:MM)' : format === 'us' ? ' (expected MM/DD/YYYY h:mm AM)' : ' (expected DD/MM/YYYY HH:MM)';
+      errors.push({ row, message: `cannot read the start date "${startText}"${expected}`, kind: 'skipped', reason: `had a start date that could not be read${expected}`, value: startText });
       continue;
     }
     // A row with a title and a start is an event: a field beside them that cannot be read is
@@ -109,11 +119,11 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
       // An end date without a time is inclusive: the event runs to the end of that day.
       if (timeOnly) end = sameDayAt(start.date, timeOnly, opts.timeZone);
       else if (endDate) end = endDate.allDay ? new Date(endDate.date.getTime() + DAY_MS) : endDate.date;
-      else errors.push({ row, message: `cannot read the end date "${endText}"; the event is kept without it` });
+      else errors.push({ row, message: `cannot read the end date "${endText}"; the event is kept without it`, kind: 'kept', reason: 'had an end date that could not be read; kept without an end', value: endText });
       if (end && end.getTime() <= start.date.getTime()) {
         if (timeOnly) end = new Date(end.getTime() + DAY_MS);
         else {
-          errors.push({ row, message: 'the end is before the start; the event is kept without it' });
+          errors.push({ row, message: 'the end is before the start; the event is kept without it', kind: 'kept', reason: 'had an end before the start; kept without an end', value: endText });
           end = undefined;
         }
       }
@@ -127,7 +137,10 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
     const latText = get('lat');
     const lngText = get('lng');
     const ll = coordinates(latText, lngText);
-    if ((latText || lngText) && ll.lat === undefined) errors.push({ row, message: `invalid coordinates "${latText ?? ''}, ${lngText ?? ''}"; the event is kept without them` });
+    if ((latText || lngText) && ll.lat === undefined) {
+      const value = `${latText ?? ''}, ${lngText ?? ''}`;
+      errors.push({ row, message: `invalid coordinates "${value}"; the event is kept without them`, kind: 'kept', reason: 'had coordinates that could not be read; kept without them', value });
+    }
     const url = get('url');
     const categories = get('category')
       ?.split(/[,;|]/)
@@ -154,7 +167,11 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
       }),
     );
   }
-  return { candidates, errors };
+  // Rows that share an id column but differ in start or title are distinct events (a series id,
+  // a venue code in the "id" column); only exact repeats are kept once.
+  const notes = createRunNotes();
+  const unique = uniqueIds(candidates, notes);
+  return { candidates: unique.candidates, errors, notes: notes.list() };
 }
 
 function normaliseHeader(h: string): string {

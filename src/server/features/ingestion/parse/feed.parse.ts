@@ -10,6 +10,7 @@ import * as chrono from 'chrono-node';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { htmlToText } from '../../../lib/text.ts';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
+import { createRunNotes, SKIP } from '../run-notes.ts';
 import { addDaysInZone, compact, coordinates, describeError, notOver, parseIsoDate, splitLocation, toUtc, toWall, uniqueIds, type ParseContext, type ParseOutput } from './common.ts';
 
 export interface FeedParseInput extends ParseContext {
@@ -97,21 +98,23 @@ export function parseFeed(input: FeedParseInput): ParseOutput {
   const baseUrl = input.baseUrl ?? link(channel, isAtom);
 
   const out: CandidateEvent[] = [];
-  let skipped = 0;
+  const notes = createRunNotes();
   for (const item of items) {
+    // What names the item in a note: its title, else its id or link.
+    const label = () => plain(item.title) || text(item.guid) || text(item.id) || text(item.link);
     try {
       const c = isAtom ? atomEntry(item, ns, input, parser, baseUrl) : rssItem(item, ns, input, parser, baseUrl);
-      if (c && notOver(c, input.now)) out.push(c);
-      else skipped++;
+      if (!c) notes.add('skipped', plain(item.title ?? item[ns.key('dc', 'title')]) ? SKIP.noStart : SKIP.noTitle, label());
+      else if (notOver(c, input.now)) out.push(c);
     } catch (err) {
       if (err instanceof SourceError) throw err;
-      skipped++;
+      notes.add('skipped', SKIP.unreadable, label());
     }
   }
   // Slightly malformed feeds are common and still readable; one that yields nothing is an error.
   if (invalid && out.length === 0) throw new SourceError(invalid);
-  const unique = uniqueIds(out);
-  return { candidates: unique.candidates, skipped: skipped + unique.duplicates };
+  const unique = uniqueIds(out, notes);
+  return { candidates: unique.candidates, notes: notes.list() };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 import ICAL from 'ical.js';
 import type { WallClock } from '../../../../contract/time.ts';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
+import { createRunNotes, SKIP, type RunNotes } from '../run-notes.ts';
 import { canonicalZone, compact, coordinates, DAY_MS, describeError, fromUtcFields, isValidTimeZone, notOver, splitLocation, toUtc, toWall, uniqueIds, type ParseContext, type ParseOutput } from './common.ts';
 import { windowsZoneToIana } from './windows-zones.ts';
 
@@ -331,7 +332,7 @@ export function parseIcal(input: IcalParseInput): ParseOutput {
   const x: ExpandContext = { now, horizonEnd, zones, max: input.maxOccurrences, budget: { left: MAX_ITERATIONS_PER_FILE } };
 
   const out: CandidateEvent[] = [];
-  let skipped = 0;
+  const notes = createRunNotes();
   let parsed = 0;
   let firstError: string | null = null;
   // Series (RRULE/RDATE) and their overrides (RECURRENCE-ID) wait until every VEVENT is read,
@@ -348,7 +349,7 @@ export function parseIcal(input: IcalParseInput): ParseOutput {
       parsed++;
     } catch (err) {
       firstError ??= describeError(err);
-      skipped++;
+      notes.add('skipped', SKIP.unreadable, labelInText(text.slice(from, to)));
       continue;
     }
     const uid = textOf(ve, 'uid');
@@ -357,7 +358,7 @@ export function parseIcal(input: IcalParseInput): ParseOutput {
       list.push(ve);
       overrides.set(uid, list);
     } else if (ve.hasProperty('rrule') || ve.hasProperty('rdate')) series.push(ve);
-    else skipped += collect(out, () => expandEvent(ve, [], x));
+    else collect(out, notes, ve, x, () => expandEvent(ve, [], x));
   }
   if (parsed === 0 && firstError) throw new SourceError(`invalid iCalendar: ${firstError}`);
 
@@ -368,32 +369,68 @@ export function parseIcal(input: IcalParseInput): ParseOutput {
   for (const master of series) {
     const uid = textOf(master, 'uid');
     if (uid) seriesUids.add(uid);
-    skipped += collect(out, () => expandEvent(master, overrides.get(uid ?? '') ?? [], x));
+    collect(out, notes, master, x, () => expandEvent(master, overrides.get(uid ?? '') ?? [], x));
   }
   // Overrides whose series is not in the file: keep them as single events.
   for (const [uid, list] of overrides) {
     if (seriesUids.has(uid)) continue;
     for (const ve of list) {
-      skipped += collect(out, () => {
+      collect(out, notes, ve, x, () => {
         const one = singleEvent(ve, null, zones, `${uid}@${recurrenceIdIso(ve, zones)}`);
         return one && notOver(one, now) ? [one] : [];
       });
     }
   }
-  const unique = uniqueIds(out);
-  return { candidates: unique.candidates, skipped: skipped + unique.duplicates };
+  const unique = uniqueIds(out, notes);
+  return { candidates: unique.candidates, notes: notes.list() };
 }
 
-/** Adds what `produce` returns to `out`; 1 when it produced nothing or failed (a skipped entry). */
-function collect(out: CandidateEvent[], produce: () => CandidateEvent[]): number {
+/** What the budget note says: repeats of a series beyond it are not listed this run. */
+export const BUDGET_NOTE = 'had repeats beyond what one run expands (the calendar has very many repeating events); later dates are not listed';
+
+/**
+ * Adds what `produce` returns to `out`. An entry that gives nothing is noted with why when that
+ * is a loss (no start, no title, a rule that cannot be expanded, the repeat budget spent), not when
+ * it is merely over or further ahead than the horizon; one that fails is noted as unreadable.
+ */
+function collect(out: CandidateEvent[], notes: RunNotes, ve: Component, x: ExpandContext, produce: () => CandidateEvent[]): void {
+  const label = () => textOf(ve, 'summary') ?? textOf(ve, 'uid');
+  const recurring = ve.hasProperty('rrule') || ve.hasProperty('rdate');
+  let produced: CandidateEvent[];
   try {
-    const produced = produce();
-    for (const c of produced) out.push(c);
-    return produced.length === 0 ? 1 : 0;
+    produced = produce();
   } catch (err) {
     if (err instanceof SourceError) throw err;
-    return 1;
+    notes.add('skipped', SKIP.unreadable, label());
+    return;
   }
+  for (const c of produced) out.push(c);
+  if (recurring && x.budget.left <= 0) notes.add('unread', BUDGET_NOTE, label());
+  else if (produced.length >= x.max) notes.add('unread', `reached ${x.max} dates within the horizon, the most one run lists of a series; later dates are not listed`, label());
+  else if (produced.length === 0) {
+    const dtstart = ve.getFirstPropertyValue('dtstart') as Time | null;
+    const dtend = ve.getFirstPropertyValue('dtend') as Time | null;
+    // A single event long over is not a loss, whatever it lacks (broken rules are gone by now).
+    const single = !ve.hasProperty('rrule') && !ve.hasProperty('rdate');
+    if (!validTime(dtstart)) notes.add('skipped', SKIP.noStart, label());
+    else if (single && (validTime(dtend) ? dtend : dtstart).toJSDate().getTime() < x.now.getTime() - DAY_MS) return;
+    else if (!textOf(ve, 'summary')) notes.add('skipped', SKIP.noTitle, textOf(ve, 'uid'));
+    else if (recurring && ve.getAllProperties('rrule').length > 0 && !expandable(ve)) notes.add('skipped', SKIP.rule, label());
+  }
+}
+
+/** False for sub-daily rules restricted to days of the month or year: they can search forever without a match. */
+function expandable(ve: Component): boolean {
+  return ve.getAllProperties('rrule').every((p) => {
+    const rule = p.getFirstValue() as InstanceType<typeof ICAL.Recur>;
+    const parts = rule.parts as Record<string, unknown>;
+    return !(['SECONDLY', 'MINUTELY', 'HOURLY'].includes(rule.freq) && (parts.BYMONTHDAY || parts.BYYEARDAY || parts.BYWEEKNO || parts.BYSETPOS));
+  });
+}
+
+/** The SUMMARY or UID of a VEVENT that could not be parsed, read from its text. */
+function labelInText(text: string): string | undefined {
+  return /^SUMMARY[^:\r\n]*:(.+)$/m.exec(text)?.[1]?.trim() || /^UID[^:\r\n]*:(.+)$/m.exec(text)?.[1]?.trim();
 }
 
 function recurrenceIdIso(ve: Component, zones: Zones): string {
@@ -457,11 +494,7 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
   const duration = event.duration;
 
   const rules = master.getAllProperties('rrule').map((p) => p.getFirstValue() as InstanceType<typeof ICAL.Recur>);
-  for (const rule of rules) {
-    // Sub-daily rules restricted to days of the month/year can search forever without a match.
-    const parts = rule.parts as Record<string, unknown>;
-    if (['SECONDLY', 'MINUTELY', 'HOURLY'].includes(rule.freq) && (parts.BYMONTHDAY || parts.BYYEARDAY || parts.BYWEEKNO || parts.BYSETPOS)) return [];
-  }
+  if (!expandable(master)) return [];
   const iterator = event.iterator(fastForward(dtstart, rules, master, x, duration.toSeconds() * 1000));
 
   const produced: CandidateEvent[] = [];

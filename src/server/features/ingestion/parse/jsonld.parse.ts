@@ -4,6 +4,7 @@
 import { Parser } from 'htmlparser2';
 import { htmlToText } from '../../../lib/text.ts';
 import type { CandidateEvent } from '../ingestion.types.ts';
+import { createRunNotes, SKIP } from '../run-notes.ts';
 import { addDaysInZone, compact, coordinates, DAY_MS, isValidTimeZone, notOver, parseIsoDate, parseIsoDuration, splitLocation, toNumber, toUtc, toWall, uniqueIds, type ParseContext, type ParseOutput } from './common.ts';
 
 export interface JsonLdParseInput extends ParseContext {
@@ -54,10 +55,10 @@ export function parseJsonLd(source: JsonLdParseInput): ParseOutput {
   // Relative links resolve against the page's <base href> when it has one, as in a browser.
   const input = { ...source, baseUrl: absolute(baseHref, source.baseUrl) ?? source.baseUrl };
   const roots: Json[] = [];
-  let skipped = 0;
+  const notes = createRunNotes();
   for (const block of blocks) {
     const value = parseJsonBlock(block);
-    if (value === undefined) skipped++;
+    if (value === undefined) notes.add('skipped', SKIP.unreadable, `a JSON-LD block: ${block.trim().slice(0, 40)}`);
     else roots.push(value);
   }
   roots.push(...microdata);
@@ -71,14 +72,19 @@ export function parseJsonLd(source: JsonLdParseInput): ParseOutput {
   const shareImage = events.length === 1 ? absolute(pageImage?.trim(), input.baseUrl) : undefined;
   for (const ev of events) {
     const produced = normalise(ev, index, input).map((c) => (c.imageUrl || !shareImage ? c : { ...c, imageUrl: shareImage }));
-    if (produced.length === 0) skipped++;
-    for (const c of produced) {
-      if (notOver(c, input.now)) out.push(c);
-      else skipped++;
+    if (produced.length === 0) {
+      // Nothing from an event with a title and a start is a schedule with no date ahead: not a loss.
+      const title = htmlToText(str(ev.name) ?? '').trim();
+      const startText = str(ev.startDate);
+      if (!title) notes.add('skipped', SKIP.noTitle, str(ev.url) ?? (typeof ev['@id'] === 'string' ? ev['@id'] : startText));
+      else if (!startText || !parseIsoDate(startText, input.timeZone)) {
+        if (ev.eventSchedule === undefined) notes.add('skipped', SKIP.noStart, title);
+      }
     }
+    for (const c of produced) if (notOver(c, input.now)) out.push(c);
   }
-  const unique = uniqueIds(out);
-  return { candidates: unique.candidates, skipped: skipped + unique.duplicates };
+  const unique = uniqueIds(out, notes);
+  return { candidates: unique.candidates, notes: notes.list() };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ export interface RunCounts {
   updated: number;
   merged: number;
   rejected: number;
+  /** Titles of the cancelled items no event was listed for (counted in `rejected`). */
+  cancelledUnlisted: string[];
 }
 
 export interface RunSource {
@@ -158,7 +160,7 @@ const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, 
  */
 export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
   const { source, now } = state;
-  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0 } };
+  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [] } };
   const matcher = createMatcher(state.nearby, state.listedBySource);
   const venueIds = new Map(state.venues);
   // By event id: when two items link one event, the last one's values win, as they would one by one.
@@ -248,7 +250,10 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     const hash = itemHash(n);
     const linkedId = state.links.get(n.externalId)?.eventId;
     if (linkedId) applyLinked(n, linkedId, hash);
-    else if (n.cancelled) plan.counts.rejected += 1;
+    else if (n.cancelled) {
+      plan.counts.rejected += 1;
+      plan.counts.cancelledUnlisted.push(n.title);
+    }
     // Each item id appears once: the service drops repeats before planning.
     else addNew(n, hash);
   }
