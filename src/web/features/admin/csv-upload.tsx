@@ -1,5 +1,6 @@
 import { FileSpreadsheet, X } from 'lucide-react';
 import { useId } from 'react';
+import { decodeText } from '../../../contract/decode-text.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { inputClass } from './admin-overlay.tsx';
 
@@ -96,7 +97,8 @@ export function guessMapping(columns: string[]): CsvMapping {
 /** Reads a chosen file into an attachment, or says why it cannot be used. */
 export async function readCsvFile(file: File): Promise<CsvAttachment | { error: string }> {
   if (file.size > MAX_CSV_BYTES) return { error: `${file.name} is larger than 10 MB` };
-  const text = await file.text();
+  // Spreadsheets on Windows save CSV as Windows-1252, and as UTF-16 for "Unicode text": read the bytes.
+  const text = decodeText(new Uint8Array(await file.arrayBuffer()));
   const { columns, rows } = readCsvHeader(text);
   if (columns.length === 0) return { error: `${file.name} has no header row` };
   return { fileName: file.name, text, columns, rows, mapping: guessMapping(columns), dateFormat: 'iso' };

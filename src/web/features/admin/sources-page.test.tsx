@@ -234,6 +234,35 @@ describe('CSV upload', () => {
     expect(posts[0]!.config).toEqual({ csv: text.replace('\uFEFF', ''), mapping: { title: 'Event Name', start: 'Notes; extra', venue: 'Location' }, dateFormat: 'us' });
   });
 
+  it('reads a CSV saved by a spreadsheet as Windows-1252, accents and euro sign intact', async () => {
+    const posts: Record<string, unknown>[] = [];
+    api({
+      extra: (url, init) => {
+        if (url.pathname !== '/api/admin/sources' || init?.method !== 'POST') return undefined;
+        posts.push(JSON.parse(String(init.body)));
+        return json(source({ name: 'Fêtes', connector: 'csv' }), { status: 201 });
+      },
+    });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
+    fireEvent.click(screen.getByRole('button', { name: 'Add source' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add source' });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Fêtes' } });
+    fireEvent.change(within(dialog).getByLabelText('Connector'), { target: { value: 'csv' } });
+    const text = 'Événement;Début;Prix\nFête de la musique – Café du Parc;2026-06-21 18:00;5 €\n';
+    // The bytes Excel on Windows writes: one byte a character, 0x96 for the dash, 0x80 for the euro.
+    const bytes = Uint8Array.from([...text].map((c) => ({ '–': 0x96, '€': 0x80 })[c] ?? c.charCodeAt(0)));
+    fireEvent.change(within(dialog).getByLabelText('Upload a CSV file'), { target: { files: [new File([bytes], 'fetes.csv', { type: 'text/csv' })] } });
+    expect((await within(dialog).findByTestId('csv-file')).textContent).toContain('1 row, 3 columns');
+    const select = (label: string) => within(dialog).getByLabelText(label) as HTMLSelectElement;
+    expect([...select('Title column *').options].map((o) => o.value)).toEqual(expect.arrayContaining(['Événement', 'Début', 'Prix']));
+    fireEvent.change(select('Title column *'), { target: { value: 'Événement' } });
+    fireEvent.change(select('Start column *'), { target: { value: 'Début' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect((posts[0]!.config as { csv: string }).csv).toBe(text);
+  });
+
   it('refuses a file over 10 MB before sending it', async () => {
     api();
     renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });

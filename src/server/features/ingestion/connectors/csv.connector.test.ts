@@ -106,7 +106,11 @@ describe('parseCsv', () => {
 describe('csv connector', () => {
   let server: Awaited<ReturnType<typeof startFeedServer>>;
   beforeAll(async () => {
-    server = await startFeedServer({ '/events.csv': serveText(CSV, 'text/csv; charset=utf-8') });
+    server = await startFeedServer({
+      '/events.csv': serveText(CSV, 'text/csv; charset=utf-8'),
+      // A sheet saved by Excel on Windows and served without a charset: Windows-1252 bytes.
+      '/excel.csv': serveText(Buffer.from([...'Title,Start\nF\xeate \x96 Caf\xe9 du Parc,2026-03-20 18:00\n'].map((c) => c.charCodeAt(0))), 'text/csv'),
+    });
     // Start the parser process now, so the first test does not pay for it.
     await parseInSandbox('csv', { text: 'a,b\n', mapping: { title: 'a', start: 'b' }, options: { timeZone: 'UTC' } });
   });
@@ -130,6 +134,11 @@ describe('csv connector', () => {
   it('fetches the CSV from the source URL when nothing was uploaded', async () => {
     const result = await csvConnector.run(spec({ mapping }, server.url('/events.csv')), ctx());
     expect(result.candidates).toHaveLength(3);
+  });
+
+  it('reads a fetched CSV in Windows-1252 without a declared charset, accents and dashes intact', async () => {
+    const result = await csvConnector.run(spec({ mapping: { title: 'Title', start: 'Start' } }, server.url('/excel.csv')), ctx());
+    expect(result.candidates.map((c) => c.title)).toEqual(['Fête – Café du Parc']);
   });
 
   it('fails clearly without a mapping, with a bad format, or when no row can be read', async () => {

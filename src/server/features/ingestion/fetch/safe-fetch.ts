@@ -12,6 +12,7 @@ import https from 'node:https';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { bomEncoding, decodeText } from '../../../../contract/decode-text.ts';
 import { SourceError, type FetchResult, type SafeFetch, type SafeFetchInit } from '../ingestion.types.ts';
 
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -374,27 +375,15 @@ function asSourceError(err: unknown, signal: AbortSignal, url: URL): SourceError
   return new SourceError(`could not fetch ${url.host}: ${what}`);
 }
 
-/** Text of a body: charset from the header, else a BOM, an XML declaration or an HTML meta tag, else UTF-8. */
+/**
+ * Text of a body: a BOM, else the header's charset, an XML declaration or an HTML meta tag, else
+ * UTF-8, or Windows-1252 for bytes that are not UTF-8 at all (decode-text.ts).
+ */
 export function decodeBody(body: Buffer, contentType: string | undefined): string {
   let charset = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
-  if (!charset) {
-    if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) charset = 'utf-8';
-    else if (body[0] === 0xff && body[1] === 0xfe) charset = 'utf-16le';
-    else if (body[0] === 0xfe && body[1] === 0xff) charset = 'utf-16be';
-    else {
-      const head = body.subarray(0, 1024).toString('latin1');
-      charset =
-        /^\s*<\?xml[^>]*encoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1] ??
-        /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1] ??
-        'utf-8';
-    }
+  if (!charset && !bomEncoding(body)) {
+    const head = body.subarray(0, 1024).toString('latin1');
+    charset = /^\s*<\?xml[^>]*encoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1] ?? /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
   }
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charset.toLowerCase());
-  } catch {
-    decoder = new TextDecoder('utf-8');
-  }
-  // TextDecoder drops a leading BOM by default.
-  return decoder.decode(body);
+  return decodeText(body, charset);
 }
