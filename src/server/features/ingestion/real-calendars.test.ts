@@ -20,7 +20,8 @@ import { parseJsonLd } from './parse/jsonld.parse.ts';
 // the database (migration 0021).
 const ICS = resolve(process.cwd(), '../shared/fixtures/ics');
 const JSONLD = resolve(process.cwd(), '../shared/fixtures/jsonld');
-const has = existsSync(ICS) && existsSync(JSONLD);
+const TICKETMASTER = resolve(process.cwd(), '../shared/fixtures/api/ticketmaster__discovery_v2_event_all-200.response_body.json');
+const has = existsSync(ICS) && existsSync(JSONLD) && existsSync(TICKETMASTER);
 const files = has ? readdirSync(ICS).filter((f) => f.endsWith('.ics')).sort() : [];
 const pages = has ? readdirSync(JSONLD).filter((f) => f.endsWith('.html')).sort() : [];
 
@@ -56,11 +57,11 @@ let calls = 0;
  * Adds the file as a source and runs it once, from an address of its own (the run route allows an
  * address 30 runs a minute); `again` runs it a second time a minute later, as the scheduler would.
  */
-async function runAsSource(file: string, connector: 'ical' | 'jsonld', again = false): Promise<RunSummary & { second?: RunSummary }> {
+async function runAsSource(file: string, connector: 'ical' | 'jsonld' | 'ticketmaster', again = false, config: Record<string, unknown> = {}): Promise<RunSummary & { second?: RunSummary }> {
   const remoteAddress = `10.0.${Math.floor(calls / 250)}.${(calls % 250) + 1}`;
   calls += 1;
   const call = (url: string, payload?: object) => t.app.inject({ method: 'POST', url, remoteAddress, headers: { origin: TEST_ORIGIN, cookie: admin }, ...(payload ? { payload } : {}) });
-  const created = await call('/api/admin/sources', { name: `Real ${calls}`, connector, url: server.url(`/${file}`), sourceType: connector, trusted: true });
+  const created = await call('/api/admin/sources', { name: `Real ${calls}`, connector, url: server.url(`/${file}`), sourceType: connector, trusted: true, config });
   expect(created.statusCode, file).toBe(201);
   const id = (created.json() as { id: string }).id;
   const first = { file, ...((await call(`/api/admin/sources/${id}/run`)).json() as Omit<RunSummary, 'file'>) };
@@ -75,6 +76,9 @@ beforeAll(async () => {
   if (!has) return;
   const routes: Record<string, Route> = {};
   for (const [f, text] of texts) routes[`/${f}`] = serveText(text, f.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/calendar; charset=utf-8');
+  // A real Discovery API answer (20 events across the US), served as the search's only page.
+  const search = JSON.parse(readFileSync(TICKETMASTER, 'utf8')) as Record<string, unknown>;
+  routes['/discovery/v2/events.json'] = serveText(JSON.stringify({ ...search, page: { size: 20, totalElements: 20, totalPages: 1, number: 0 } }), 'application/json');
   server = await startFeedServer(routes);
   t = await buildTestApp();
   // Signed in now: the runs below happen years earlier on the clock, within the session's life.
@@ -137,5 +141,26 @@ describe.skipIf(!has)('real calendars and event pages (needs ../shared/fixtures)
       ['extruct__schema.org_Event.004.html', [{ kind: 'rejected', reason: 'had been cancelled before any listing', count: 1, examples: [expect.any(String)] }]],
     ]);
     expect(await listedCount()).toBe(runs.reduce((n, r) => n + r.created, 0));
+  });
+
+  it('lists every event of a real Ticketmaster search on its own, and a second run changes nothing', async () => {
+    await t.database.db.execute(sql`truncate sources, events, venues, duplicate_pairs cascade`);
+    t.clock.set(new Date('2016-05-20T00:00:00Z'));
+    const run = await runAsSource('discovery/v2', 'ticketmaster', true, { apiKey: 'test-key', city: 'Houston' });
+    // 19 of the 20 have not ended by then (one tour ended the evening before).
+    expect(run).toMatchObject({ status: 'success', fetched: 19, created: 19, merged: 0, rejected: 0, skipped: 0, notes: [] });
+    expect(run.second).toMatchObject({ status: 'success', created: 0, updated: 0, merged: 0 });
+    expect(await listedCount()).toBe(19);
+    const listed = await queryRows<{ title: string; venue: string | null; price: number | null }>(
+      t.database.db,
+      sql`select e.title, v.name as venue, e.price from events e left join venues v on v.id = e.venue_id where e.title like '%Beer%' or e.title like 'Blue Man%' order by e.title, v.name`,
+    );
+    // One show at two theatres, and a festival beside its parking pass: four events.
+    expect(listed.map((r) => [r.title, r.venue, r.price === null ? null : Number(r.price)])).toEqual([
+      ['8th Annual Craft & Import Beer Festival', 'Jacksonville Veterans Memorial Arena', 45],
+      ['Blue Man Group At Briar Street Theatre', 'Briar Street Theatre', 49],
+      ['Blue Man Group At the Charles Playhouse', 'Charles Playhouse', 50],
+      ['Parking: 8th Annual Beerfest', 'Jacksonville Veterans Memorial Arena', 10],
+    ]);
   });
 });
