@@ -17,7 +17,7 @@ import { parseJsonLd } from './parse/jsonld.parse.ts';
 // events, so nothing is merged across 44 calendars of clubs, venues, TV guides and holidays; the
 // real duplicates (two snapshots of one Songkick page) are merged. The first run of this test found
 // a real calendar (THFC's fixtures, one description of 2,855 characters) whose whole run failed in
-// the database (migration 0021).
+// the database (migration 0021). A real Ticketmaster search goes the same way through its connector.
 const ICS = resolve(process.cwd(), '../shared/fixtures/ics');
 const JSONLD = resolve(process.cwd(), '../shared/fixtures/jsonld');
 const TICKETMASTER = resolve(process.cwd(), '../shared/fixtures/api/ticketmaster__discovery_v2_event_all-200.response_body.json');
