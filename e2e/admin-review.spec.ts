@@ -127,8 +127,9 @@ test('the admin uploads a CSV file as a source on /admin/sources, maps its colum
   const pending = (await (await page.request.get('/api/admin/events/pending')).json()) as { title: string; venue?: string }[];
   expect(pending.map((e) => e.title)).toContain(picnic);
 
-  // Its health and history now show the run.
+  // Its health and history now show the run, and what it left out.
   await expect(item.getByText('Never')).toHaveCount(0);
+  await expect(item.getByTestId('source-last-skipped')).toContainText('1 entry of the feed could not be used.');
   await item.getByRole('button', { name: 'History' }).click();
   await expect(item.getByRole('table').getByText('manual')).toBeVisible();
   // What the run could not use is named, with the row to find it by.

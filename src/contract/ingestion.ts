@@ -67,6 +67,8 @@ export const SourceResponse = z.object({
     lastError: z.string().nullable(),
     consecutiveFailures: z.number().int(),
     eventsSeen: z.number().int(),
+    /** Entries of the feed the last successful run could not use (its History says why). */
+    lastRunSkipped: z.number().int(),
     etag: z.string().nullable(),
     lastModified: z.string().nullable(),
   }),

@@ -155,6 +155,9 @@ describe('a run', () => {
     expect(await titles()).toEqual(['Jazz Night', 'Open Mic']);
     const [last] = (await api('GET', `/api/admin/sources/${src.id}/runs`)).json();
     expect(last).toMatchObject({ skipped: 2, rejected: 1, notes });
+    // The sources list tells it without the history.
+    const listed = (await api('GET', '/api/admin/sources')).json() as { id: string; health: { lastRunSkipped: number } }[];
+    expect(listed.find((s) => s.id === src.id)!.health.lastRunSkipped).toBe(2);
   });
 
   it('merges the same event from two sources into one with both source links', async () => {

@@ -398,7 +398,7 @@ export function createIngestionService(deps: {
         lastRunAt: finishedAt,
         ...(summary.status === 'error'
           ? { lastError: summary.error ?? 'failed', consecutiveFailures: source.consecutiveFailures + 1 }
-          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, ...validators }),
+          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, ...validators }),
       });
       return summary;
     },

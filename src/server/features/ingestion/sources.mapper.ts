@@ -40,6 +40,7 @@ export function toSourceResponse(s: SourceRow): SourceResponse {
       lastError: s.lastError,
       consecutiveFailures: s.consecutiveFailures,
       eventsSeen: s.eventsSeen,
+      lastRunSkipped: s.lastRunSkipped,
       etag: s.etag,
       lastModified: s.lastModified,
     },

@@ -20,6 +20,8 @@ export const sources = pgTable(
     lastError: text('last_error'),
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
     eventsSeen: integer('events_seen').notNull().default(0),
+    /** Entries of the feed its last successful run could not use (that run's notes say why). */
+    lastRunSkipped: integer('last_run_skipped').notNull().default(0),
     etag: text('etag'),
     lastModified: text('last_modified'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

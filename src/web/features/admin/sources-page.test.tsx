@@ -25,7 +25,7 @@ function source(over: Partial<SourceResponse> = {}): SourceResponse {
     enabled: true,
     isDemo: false,
     config: {},
-    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, etag: null, lastModified: null },
+    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, lastRunSkipped: 0, etag: null, lastModified: null },
     ...over,
   };
 }
@@ -33,7 +33,7 @@ function source(over: Partial<SourceResponse> = {}): SourceResponse {
 const HEALTHY = source({
   name: 'Portland Parks calendar',
   isDemo: true,
-  health: { lastRunAt: ago(5 * 60_000), lastSuccessAt: ago(5 * 60_000), lastError: null, consecutiveFailures: 0, eventsSeen: 1234, etag: null, lastModified: null },
+  health: { lastRunAt: ago(5 * 60_000), lastSuccessAt: ago(5 * 60_000), lastError: null, consecutiveFailures: 0, eventsSeen: 1234, lastRunSkipped: 0, etag: null, lastModified: null },
 });
 const FAILING = source({
   id: '00000000-0000-4000-8000-00000000000b',
@@ -42,7 +42,7 @@ const FAILING = source({
   sourceType: 'rss',
   trusted: false,
   intervalMinutes: 15,
-  health: { lastRunAt: ago(2 * 3600_000), lastSuccessAt: ago(3 * 86_400_000), lastError: 'HTTP 503 from feed', consecutiveFailures: 4, eventsSeen: 12, etag: null, lastModified: null },
+  health: { lastRunAt: ago(2 * 3600_000), lastSuccessAt: ago(3 * 86_400_000), lastError: 'HTTP 503 from feed', consecutiveFailures: 4, eventsSeen: 12, lastRunSkipped: 3, etag: null, lastModified: null },
 });
 
 /** Like Handler, but may answer 'not mine' (undefined) after awaiting. */
@@ -156,6 +156,13 @@ describe('SourcesPage', () => {
     const toggle = within(item('Broken feed')).getByRole('button', { name: 'History' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    // The card says what the last run left out without opening anything; its link opens History.
+    expect(within(item('Broken feed')).getByTestId('source-last-skipped').textContent).toContain('3 entries of the feed could not be used.');
+    expect(within(item('Portland Parks calendar')).queryByTestId('source-last-skipped')).toBeNull();
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(within(item('Broken feed')).getByRole('button', { name: 'See why' }));
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     const table = await within(item('Broken feed')).findByRole('table');
     expect(within(table).getAllByRole('row')).toHaveLength(3);
