@@ -273,7 +273,7 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
             <dt className="text-xs text-muted-foreground">Left out by the last run</dt>
             <dd data-testid="source-last-skipped">
               {h.lastRunSkipped.toLocaleString('en-US')} {h.lastRunSkipped === 1 ? 'entry' : 'entries'} of the feed could not be used.{' '}
-              <button type="button" className="font-medium text-primary underline-offset-2 hover:underline" aria-controls={`${headingId}-history`} onClick={() => setHistory(true)}>
+              <button type="button" className="font-medium text-primary underline-offset-2 hover:underline" onClick={() => setHistory(true)}>
                 See why
               </button>
             </dd>
