@@ -10,9 +10,17 @@ export const MAX_CSV_BYTES = 10 * 1024 * 1024;
 /** Our fields, in the order the mapping shows them; title and start are required. */
 export const CSV_FIELDS = [
   { key: 'title', label: 'Title', required: true, guesses: ['title', 'name', 'event', 'event name', 'event title', 'summary'] },
-  { key: 'start', label: 'Start', required: true, guesses: ['start', 'start date', 'starts', 'start time', 'date', 'begin', 'when', 'datetime', 'start datetime'] },
+  // "Start Time" comes last: beside a "Date" column it is the start's time of day (next field).
+  { key: 'start', label: 'Start', required: true, guesses: ['start', 'start date', 'starts', 'date', 'begin', 'when', 'datetime', 'start datetime', 'start time'] },
+  {
+    key: 'startTime',
+    label: 'Start time',
+    required: false,
+    guesses: ['start time', 'time', 'starts at', 'begin time', 'from'],
+    hint: 'When the start column holds dates only and the times are in a column of their own.',
+  },
   { key: 'end', label: 'End', required: false, guesses: ['end', 'end date', 'ends', 'end time', 'finish', 'end datetime'] },
-  { key: 'venue', label: 'Venue', required: false, guesses: ['venue', 'location', 'place', 'venue name', 'where'] },
+  { key: 'venue', label: 'Venue', required: false, guesses: ['venue', 'location', 'place', 'venue name', 'where', 'park', 'location name'] },
   { key: 'address', label: 'Address', required: false, guesses: ['address', 'street', 'street address', 'venue address'] },
   { key: 'description', label: 'Description', required: false, guesses: ['description', 'details', 'summary text', 'about', 'notes', 'body'] },
   { key: 'url', label: 'Link', required: false, guesses: ['url', 'link', 'website', 'web', 'event url', 'tickets'] },
@@ -167,6 +175,7 @@ export function CsvUpload(props: {
                 </label>
                 <select
                   id={`${id}-${f.key}`}
+                  aria-describedby={'hint' in f ? `${id}-${f.key}-hint` : undefined}
                   value={a.mapping[f.key] ?? ''}
                   onChange={(e) => props.onChange({ ...a, mapping: { ...a.mapping, [f.key]: e.target.value || undefined } })}
                   className={inputClass}
@@ -178,6 +187,11 @@ export function CsvUpload(props: {
                     </option>
                   ))}
                 </select>
+                {'hint' in f && (
+                  <p id={`${id}-${f.key}-hint`} className="mt-1 text-xs text-muted-foreground">
+                    {f.hint}
+                  </p>
+                )}
               </div>
             ))}
             <div className="mb-3">

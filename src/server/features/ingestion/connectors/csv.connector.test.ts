@@ -97,6 +97,21 @@ describe('parseCsv', () => {
     expect(notes).toEqual([{ kind: 'repeated', reason: 'repeated another entry exactly (kept once)', count: 1, examples: ['Choir practice'] }]);
   });
 
+  it('reads a start from a date column and a time column, as parks departments publish them', () => {
+    const csv = ['Event,Date,Start Time,End Time', 'Park Yoga,03/14/2026,7:30 PM,8:30 PM', 'Night Hike,03/15/2026,9:00 PM,12:30 AM', 'Kite Day,03/16/2026,,', 'Bird Walk,03/17/2026,early,'].join('\n');
+    const { candidates, errors } = parseCsv(csv, { title: 'Event', start: 'Date', startTime: 'Start Time', end: 'End Time' }, { timeZone: 'America/Los_Angeles', dateFormat: 'us' });
+    expect(candidates.map((c) => [c.title, iso(c.start), iso(c.end), c.allDay])).toEqual([
+      ['Park Yoga', '2026-03-15T02:30:00.000Z', '2026-03-15T03:30:00.000Z', undefined],
+      // An end time before the start time is after midnight.
+      ['Night Hike', '2026-03-16T04:00:00.000Z', '2026-03-16T07:30:00.000Z', undefined],
+      ['Kite Day', '2026-03-16T07:00:00.000Z', '2026-03-17T07:00:00.000Z', true],
+      ['Bird Walk', '2026-03-17T07:00:00.000Z', '2026-03-18T07:00:00.000Z', true],
+    ]);
+    expect(errors).toEqual([
+      { row: 5, message: 'cannot read the start time "early"; the event is kept as all-day', kind: 'kept', reason: 'had a start time that could not be read; kept as all-day events', value: 'early' },
+    ]);
+  });
+
   it('refuses a mapping to a column the file does not have', () => {
     expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow(SourceError);
     expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow('the CSV has no column "Title" (mapped to title); its columns are: A, B');

@@ -11,7 +11,7 @@ export interface CsvConnectorResult extends ConnectorResult {
   rowErrors: CsvRowError[];
 }
 
-const MAPPING_KEYS = ['title', 'start', 'end', 'venue', 'address', 'description', 'url', 'price', 'category', 'lat', 'lng', 'id'] as const;
+const MAPPING_KEYS = ['title', 'start', 'startTime', 'end', 'venue', 'address', 'description', 'url', 'price', 'category', 'lat', 'lng', 'id'] as const;
 
 /** Reads `config.mapping` ({ title: 'Event name', start: 'Date', ... }) or refuses clearly. */
 export function readMapping(config: Record<string, unknown>): CsvMapping {

@@ -12,6 +12,8 @@ import { compact, coordinates, DAY_MS, describeError, isValidTimeZone, parseIsoD
 export interface CsvMapping {
   title: string;
   start: string;
+  /** The time of day, when the sheet keeps it apart from the date ("Date", "Start Time"). */
+  startTime?: string;
   end?: string;
   venue?: string;
   address?: string;
@@ -50,7 +52,7 @@ export interface CsvResult {
   notes: RunNote[];
 }
 
-const MAPPING_KEYS = ['title', 'start', 'end', 'venue', 'address', 'description', 'url', 'price', 'category', 'lat', 'lng', 'id'] as const;
+const MAPPING_KEYS = ['title', 'start', 'startTime', 'end', 'venue', 'address', 'description', 'url', 'price', 'category', 'lat', 'lng', 'id'] as const;
 
 export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): CsvResult {
   if (!mapping || typeof mapping.title !== 'string' || typeof mapping.start !== 'string' || !mapping.title.trim() || !mapping.start.trim()) {
@@ -103,7 +105,14 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
       errors.push({ row, message: 'no start date', kind: 'skipped', reason: 'had no start date' });
       continue;
     }
-    const start = readDate(startText, format, opts.timeZone);
+    let start = readDate(startText, format, opts.timeZone);
+    // A date with its time in a column of its own: the two make the start.
+    const startTimeText = get('startTime');
+    if (start?.allDay && startTimeText) {
+      const time = readTime(startTimeText);
+      if (time) start = { date: sameDayAt(start.date, time, opts.timeZone), allDay: false };
+      else errors.push({ row, message: `cannot read the start time "${startTimeText}"; the event is kept as all-day`, kind: 'kept', reason: 'had a start time that could not be read; kept as all-day events', value: startTimeText });
+    }
     if (!start) {
       const expected = format === 'iso' ? ' (expected YYYY-MM-DD HH:MM)' : format === 'us' ? ' (expected MM/DD/YYYY h:mm AM)' : ' (expected DD/MM/YYYY HH:MM)';
       errors.push({ row, message: `cannot read the start date "${startText}"${expected}`, kind: 'skipped', reason: `had a start date that could not be read${expected}`, value: startText });
