@@ -109,6 +109,22 @@ describe('read commands answer at once with real data', () => {
     expect(logs.response).toContain('Broken Hall Feed');
   });
 
+  it('source status says how many entries of a feed its last run left out', async () => {
+    const sheet = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/sources',
+      headers: { origin: TEST_ORIGIN, cookie: admin.cookie },
+      payload: { name: 'Parks Sheet', connector: 'csv', sourceType: 'municipal', config: { csv: 'Event,Date\nKite Day,2099-01-01\n,2099-01-02\nNo Date,\n', mapping: { title: 'Event', start: 'Date' } } },
+    });
+    expect(sheet.statusCode, sheet.body).toBe(201);
+    // Two rows cannot be used (no title, no date); Kite Day is read (and refused as too far ahead, which is not a skip).
+    await t.app.ingest.service.runSource(sheet.json().id, 'manual');
+    const s = await ask('source status');
+    expect(s.commandType).toBe('source_status');
+    expect(s.response).toContain('"Parks Sheet"');
+    expect(s.response).toContain('which left out 2 entries of the feed (see its History)');
+  });
+
   it('unhandled 5xx errors are written to the error log, and View Error Logs shows them', async () => {
     const bare = Fastify({ logger: false });
     registerErrorHandler(bare, { db: t.database.db, clock: t.clock });

@@ -171,7 +171,7 @@ const SourceStatusArgs = z.object({ window: z.enum([...WINDOWS, 'all']).default(
 const sourceStatus: CommandDef<typeof SourceStatusArgs> = {
   type: 'source_status',
   changing: false,
-  summary: 'Source status: last runs, failures and errors per feed (optionally only failed ones, or one source)',
+  summary: 'Source status: last runs, failures, errors and entries left out per feed (optionally only failed ones, or one source)',
   args: SourceStatusArgs,
   describe: async () => 'Reads the sources and their runs.',
   async run(args, ctx) {
@@ -194,11 +194,12 @@ const sourceStatus: CommandDef<typeof SourceStatusArgs> = {
           lastSuccessAt: s.lastSuccessAt?.toISOString() ?? null,
           lastError: s.lastError,
           consecutiveFailures: s.consecutiveFailures,
+          lastRunSkipped: s.lastRunSkipped,
         };
       });
     const shown = args.failedOnly ? rows.filter((r) => r.failedRuns > 0) : rows;
     const line = (r: (typeof rows)[number]) =>
-      `- ${quote(r.name)}${r.enabled ? '' : ' (disabled)'}: ${r.runs} runs ${label}, ${r.failedRuns} failed; last run ${r.lastRunAt ?? 'never'}${r.lastError ? `; last error ${quote(r.lastError)}` : ''}`;
+      `- ${quote(r.name)}${r.enabled ? '' : ' (disabled)'}: ${r.runs} runs ${label}, ${r.failedRuns} failed; last run ${r.lastRunAt ?? 'never'}${r.lastRunSkipped ? `, which left out ${r.lastRunSkipped} entr${r.lastRunSkipped === 1 ? 'y' : 'ies'} of the feed (see its History)` : ''}${r.lastError ? `; last error ${quote(r.lastError)}` : ''}`;
     let text: string;
     if (args.failedOnly) text = shown.length ? [`${shown.length} source${shown.length === 1 ? '' : 's'} failed ${label}:`, ...shown.map(line)].join('\n') : `No source failed ${label} (${rows.length} sources checked).`;
     else text = shown.length ? [`${shown.length} source${shown.length === 1 ? '' : 's'}:`, ...shown.map(line)].join('\n') : 'No sources are configured.';
