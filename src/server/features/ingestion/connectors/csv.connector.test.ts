@@ -112,6 +112,28 @@ describe('parseCsv', () => {
     ]);
   });
 
+  it('reads dates typed with the month as a word, with the year written, whatever the date format', () => {
+    const csv = [
+      'Event;Start;End',
+      'Gala;March 14, 2026 7:30 PM;March 14, 2026 11:00 PM',
+      'Fair;Sat 14 Mar 2026;',
+      'Brunch;Mar. 15, 2026, 10 a.m.;',
+      'Someday;March 16;',
+      'Note;see March 14, 2026 flyer for details about the time and place;',
+    ].join('\n');
+    const { candidates, errors } = parseCsv(csv, { title: 'Event', start: 'Start', end: 'End' }, { timeZone: 'America/Los_Angeles', dateFormat: 'eu' });
+    expect(candidates.map((c) => [c.title, iso(c.start), iso(c.end), c.allDay])).toEqual([
+      ['Gala', '2026-03-15T02:30:00.000Z', '2026-03-15T06:00:00.000Z', undefined],
+      ['Fair', '2026-03-14T07:00:00.000Z', '2026-03-15T07:00:00.000Z', true],
+      ['Brunch', '2026-03-15T17:00:00.000Z', undefined, undefined],
+    ]);
+    // Without a year there is nothing to count from, and a note that mentions a date is not one.
+    expect(errors.map((e) => [e.row, e.kind])).toEqual([
+      [5, 'skipped'],
+      [6, 'skipped'],
+    ]);
+  });
+
   it('refuses a mapping to a column the file does not have', () => {
     expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow(SourceError);
     expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow('the CSV has no column "Title" (mapped to title); its columns are: A, B');

@@ -3,6 +3,7 @@
 // the rest of the file is still read.
 
 import { createHash } from 'node:crypto';
+import * as chrono from 'chrono-node';
 import { parse } from 'csv-parse/sync';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
 import { priceFromText } from '../pipeline/price.ts';
@@ -221,10 +222,34 @@ function sameDayAt(day: Date, t: TimeOfDay, zone: string): Date {
   return toUtc({ year: w.year, month: w.month, day: w.day, ...t }, zone);
 }
 
-/** A date (and optional time) in the given format; ISO is always accepted. */
+/** A month written as a word: "March", "Mar.", "Sept". */
+const MONTH_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])/i;
+
+/**
+ * A date written with its month as a word, as people type them into sheets: "March 14, 2026
+ * 7:30 PM", "Sat 14 Mar 2026", "Mar. 14, 2026, 10 a.m.". The year must be written (a sheet has
+ * no date to count a bare "March 14" from) and the date must be most of the cell, so that a note
+ * holding a date is not read as one. Month words are the same in every day/month order.
+ */
+function readWordDate(text: string, zone: string): { date: Date; allDay: boolean } | null {
+  if (!MONTH_WORD.test(text)) return null;
+  const [r] = chrono.en.strict.parse(text, { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 0 });
+  const c = r?.start;
+  if (!r || !c || !c.isCertain('year') || !c.isCertain('month') || !c.isCertain('day')) return null;
+  const letters = (s: string) => s.replace(/[\W_]/g, '').length;
+  if (letters(r.text) < 0.7 * letters(text)) return null;
+  if (c.isCertain('timezoneOffset')) return { date: c.date(), allDay: false };
+  const timed = c.isCertain('hour');
+  const day = { year: c.get('year')!, month: c.get('month')!, day: c.get('day')! };
+  return { date: toUtc(timed ? { ...day, hour: c.get('hour') ?? 0, minute: c.get('minute') ?? 0 } : day, zone), allDay: !timed };
+}
+
+/** A date (and optional time) in the given format; ISO and dates with the month as a word are always accepted. */
 function readDate(text: string, format: CsvDateFormat, zone: string): { date: Date; allDay: boolean } | null {
   const iso = parseIsoDate(text, zone);
   if (iso) return { date: iso.date, allDay: iso.allDay };
+  const words = readWordDate(text, zone);
+  if (words) return words;
   if (format === 'iso') return null;
   const m = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:[,\sT]+(.+))?$/.exec(text);
   if (!m) return null;
