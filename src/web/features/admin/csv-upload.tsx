@@ -1,5 +1,6 @@
 import { FileSpreadsheet, X } from 'lucide-react';
 import { useId } from 'react';
+import { detectDelimiter, headerIndex } from '../../../contract/csv-layout.ts';
 import { decodeText } from '../../../contract/decode-text.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { inputClass } from './admin-overlay.tsx';
@@ -75,16 +76,17 @@ function splitLine(line: string, delimiter: string): string[] {
 }
 
 /**
- * The header row's column names (the delimiter is the one of , ; or tab that the header uses
- * most, as the server reads it) and the number of non-empty lines after it.
+ * The header row's column names and the number of non-empty lines after it, found as the server
+ * finds them (csv-layout.ts): the delimiter the file's first lines use most, and the first line
+ * that names two columns or more as the header (a title line above it is not a row).
  */
 export function readCsvHeader(text: string): { columns: string[]; rows: number } {
   const body = text.replace(/^\uFEFF/, '');
-  const lines = body.split(/\r?\n/);
-  const first = lines.find((l) => l.trim()) ?? '';
-  const delimiter = [',', ';', '\t'].map((d) => [d, first.split(d).length] as const).sort((a, b) => b[1] - a[1])[0]![0];
-  const columns = first ? splitLine(first, delimiter).filter(Boolean) : [];
-  const rows = Math.max(0, lines.filter((l) => l.trim()).length - 1);
+  const lines = body.split(/\r?\n/).filter((l) => l.trim());
+  const delimiter = detectDelimiter(body);
+  const at = headerIndex(lines.slice(0, 10).map((l) => splitLine(l, delimiter)));
+  const columns = lines.length ? splitLine(lines[at]!, delimiter).filter(Boolean) : [];
+  const rows = Math.max(0, lines.length - at - 1);
   return { columns, rows };
 }
 

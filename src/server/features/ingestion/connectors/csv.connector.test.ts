@@ -134,6 +134,14 @@ describe('parseCsv', () => {
     ]);
   });
 
+  it('finds the header below a title line and a blank row, as sheets are exported', () => {
+    const csv = ['Portland Parks: Spring 2026,,', ',,', 'Event,Date,Park', 'Park Yoga,2026-03-14 09:00,Laurelhurst Park', ',2026-03-15 09:00,Laurelhurst Park'].join('\r\n');
+    const { candidates, errors } = parseCsv(csv, { title: 'Event', start: 'Date', venue: 'Park' }, { timeZone: 'America/Los_Angeles' });
+    expect(candidates.map((c) => [c.title, c.venueName])).toEqual([['Park Yoga', 'Laurelhurst Park']]);
+    // Row numbers are the sheet's own, title line included.
+    expect(errors.map(({ row, message }) => ({ row, message }))).toEqual([{ row: 5, message: 'no title' }]);
+  });
+
   it('refuses a mapping to a column the file does not have', () => {
     expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow(SourceError);
     expect(() => parseCsv('A,B\n1,2\n', { title: 'Title', start: 'B' }, { timeZone: 'UTC' })).toThrow('the CSV has no column "Title" (mapped to title); its columns are: A, B');

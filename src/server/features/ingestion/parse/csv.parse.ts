@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as chrono from 'chrono-node';
 import { parse } from 'csv-parse/sync';
+import { detectDelimiter, headerIndex } from '../../../../contract/csv-layout.ts';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
 import { priceFromText } from '../pipeline/price.ts';
 import { createRunNotes, SKIP, type RunNote } from '../run-notes.ts';
@@ -61,15 +62,16 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
   }
   if (!isValidTimeZone(opts.timeZone)) throw new SourceError(`unknown time zone ${opts.timeZone}`);
   const body = text.replace(/^\uFEFF/, '');
-  const firstLine = body.slice(0, body.search(/\r?\n|$/));
-  const delimiter = detectDelimiter(firstLine);
+  const delimiter = detectDelimiter(body);
   let records: string[][];
   try {
     records = parse(body, { delimiter, bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
   } catch (err) {
     throw new SourceError(`invalid CSV: ${describeError(err)}`);
   }
-  const header = records[0];
+  // Title lines above the header are not rows (row numbers stay those of the file's records).
+  const headerAt = headerIndex(records);
+  const header = records[headerAt];
   if (!header || header.every((h) => !h)) throw new SourceError('the CSV is empty');
   const columns = new Map<string, number>();
   header.forEach((h, i) => {
@@ -88,7 +90,7 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
   const format = opts.dateFormat ?? 'iso';
   const candidates: CandidateEvent[] = [];
   const errors: CsvRowError[] = [];
-  for (let r = 1; r < records.length; r++) {
+  for (let r = headerAt + 1; r < records.length; r++) {
     const row = r + 1;
     const cells = records[r]!;
     const get = (key: keyof CsvMapping) => {
@@ -188,11 +190,6 @@ function normaliseHeader(h: string): string {
   return h.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/\s+/g, ' ');
 }
 
-function detectDelimiter(line: string): string {
-  const counts: [string, number][] = [',', ';', '\t', '|'].map((d) => [d, line.split(d).length - 1]);
-  counts.sort((a, b) => b[1] - a[1]);
-  return counts[0]![1] > 0 ? counts[0]![0] : ',';
-}
 
 interface TimeOfDay {
   hour: number;
