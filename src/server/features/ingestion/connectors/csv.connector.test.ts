@@ -118,6 +118,8 @@ describe('parseCsv', () => {
       'Gala;March 14, 2026 7:30 PM;March 14, 2026 11:00 PM',
       'Fair;Sat 14 Mar 2026;',
       'Brunch;Mar. 15, 2026, 10 a.m.;',
+      'Fair Weekend;March 14 - 15, 2026;',
+      'Concert;March 14, 2026 7:00 PM - 10:00 PM;',
       'Someday;March 16;',
       'Note;see March 14, 2026 flyer for details about the time and place;',
     ].join('\n');
@@ -126,11 +128,14 @@ describe('parseCsv', () => {
       ['Gala', '2026-03-15T02:30:00.000Z', '2026-03-15T06:00:00.000Z', undefined],
       ['Fair', '2026-03-14T07:00:00.000Z', '2026-03-15T07:00:00.000Z', true],
       ['Brunch', '2026-03-15T17:00:00.000Z', undefined, undefined],
+      // A range in the start cell gives the end (a day range runs to the end of its last day).
+      ['Fair Weekend', '2026-03-14T07:00:00.000Z', '2026-03-16T07:00:00.000Z', true],
+      ['Concert', '2026-03-15T02:00:00.000Z', '2026-03-15T05:00:00.000Z', undefined],
     ]);
     // Without a year there is nothing to count from, and a note that mentions a date is not one.
     expect(errors.map((e) => [e.row, e.kind])).toEqual([
-      [5, 'skipped'],
-      [6, 'skipped'],
+      [7, 'skipped'],
+      [8, 'skipped'],
     ]);
   });
 

@@ -140,6 +140,8 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
         }
       }
     }
+    // No end column, or nothing in it: the start cell's own range, if it writes one.
+    if (!endText && start.end) end = start.end.allDay ? new Date(start.end.date.getTime() + DAY_MS) : start.end.date;
     if (!end && start.allDay) end = new Date(start.date.getTime() + DAY_MS);
 
     const priceText = get('price');
@@ -228,21 +230,35 @@ const MONTH_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\
  * no date to count a bare "March 14" from) and the date must be most of the cell, so that a note
  * holding a date is not read as one. Month words are the same in every day/month order.
  */
-function readWordDate(text: string, zone: string): { date: Date; allDay: boolean } | null {
+function readWordDate(text: string, zone: string): ReadDate | null {
   if (!MONTH_WORD.test(text)) return null;
   const [r] = chrono.en.strict.parse(text, { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 0 });
   const c = r?.start;
   if (!r || !c || !c.isCertain('year') || !c.isCertain('month') || !c.isCertain('day')) return null;
   const letters = (s: string) => s.replace(/[\W_]/g, '').length;
   if (letters(r.text) < 0.7 * letters(text)) return null;
+  const start = fromComponents(c, zone);
+  // A range in the cell ("March 14 - 15, 2026", "March 14, 2026 7-10 PM") also gives the end.
+  const end = r.end ? fromComponents(r.end, zone) : null;
+  return end && end.date.getTime() > start.date.getTime() ? { ...start, end } : start;
+}
+
+function fromComponents(c: chrono.ParsedComponents, zone: string): { date: Date; allDay: boolean } {
   if (c.isCertain('timezoneOffset')) return { date: c.date(), allDay: false };
   const timed = c.isCertain('hour');
   const day = { year: c.get('year')!, month: c.get('month')!, day: c.get('day')! };
   return { date: toUtc(timed ? { ...day, hour: c.get('hour') ?? 0, minute: c.get('minute') ?? 0 } : day, zone), allDay: !timed };
 }
 
+/** A date read from a cell; `end` when the cell writes a range. */
+interface ReadDate {
+  date: Date;
+  allDay: boolean;
+  end?: { date: Date; allDay: boolean };
+}
+
 /** A date (and optional time) in the given format; ISO and dates with the month as a word are always accepted. */
-function readDate(text: string, format: CsvDateFormat, zone: string): { date: Date; allDay: boolean } | null {
+function readDate(text: string, format: CsvDateFormat, zone: string): ReadDate | null {
   const iso = parseIsoDate(text, zone);
   if (iso) return { date: iso.date, allDay: iso.allDay };
   const words = readWordDate(text, zone);
