@@ -16,7 +16,7 @@ import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
 import { itemHash, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
 import { LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
-import { createRunNotes, NOTE_EXAMPLES, skippedCount, SKIP, type RunNote } from './run-notes.ts';
+import { createRunNotes, NOTE_EXAMPLES, noteCount, SKIP, type RunNote } from './run-notes.ts';
 import { createSourcesRepository, type SourceRow, type SourcesRepository } from './sources.repository.ts';
 
 /** Recurring rules are expanded this far ahead; one-off events are kept up to LISTING_HORIZON_DAYS. */
@@ -361,12 +361,11 @@ export function createIngestionService(deps: {
             else {
               ids.add(n.externalId);
               items.push(n);
-              return;
             }
-            summary.rejected += 1;
           });
           summary.notes = notes.list();
-          summary.skipped = skippedCount(summary.notes);
+          summary.rejected = noteCount(summary.notes, 'rejected');
+          summary.skipped = noteCount(summary.notes, 'skipped');
           await store(source, items, startedAt, summary, await classifyWithModel(source, items));
         }
       } catch (err) {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { RunNote } from '../../../contract/ingestion.ts';
+import type { RunSummaryResponse } from '../../../contract/ingestion.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTLAND } from '../../city.ts';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
@@ -40,18 +40,7 @@ let admin: string;
 let server: Awaited<ReturnType<typeof startFeedServer>>;
 const texts = new Map([...files.map((f) => [f, readFileSync(join(ICS, f), 'utf8')] as const), ...pages.map((f) => [f, readFileSync(join(JSONLD, f), 'utf8')] as const)]);
 
-interface RunSummary {
-  file: string;
-  status: string;
-  fetched: number;
-  created: number;
-  updated: number;
-  merged: number;
-  rejected: number;
-  skipped: number;
-  notes: RunNote[];
-  error?: string;
-}
+type RunSummary = RunSummaryResponse & { file: string };
 let calls = 0;
 /**
  * Adds the file as a source and runs it once, from an address of its own (the run route allows an

@@ -62,5 +62,5 @@ export function createRunNotes(): RunNotes {
   };
 }
 
-/** How many of a source's entries the notes say are not listed (skipped by parsing). */
-export const skippedCount = (notes: readonly RunNote[]): number => notes.reduce((sum, n) => sum + (n.kind === 'skipped' ? n.count : 0), 0);
+/** How many entries the notes count of one kind ('skipped': not listed because parsing could not use them). */
+export const noteCount = (notes: readonly RunNote[], kind: RunNoteKind): number => notes.reduce((sum, n) => sum + (n.kind === kind ? n.count : 0), 0);

@@ -208,21 +208,27 @@ describe('SourcesPage', () => {
 });
 
 describe('CSV upload', () => {
-  it('reads the header, guesses the mapping, asks for what is missing, and sends the rows with the mapping', async () => {
+  /** The Add source dialog with the CSV connector chosen; `posts` collects what it sends. */
+  async function openCsvSource(name: string) {
     const posts: Record<string, unknown>[] = [];
     api({
       extra: (url, init) => {
         if (url.pathname !== '/api/admin/sources' || init?.method !== 'POST') return undefined;
         posts.push(JSON.parse(String(init.body)));
-        return json(source({ name: 'Picnics', connector: 'csv' }), { status: 201 });
+        return json(source({ name, connector: 'csv' }), { status: 201 });
       },
     });
     renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
     await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
     fireEvent.click(screen.getByRole('button', { name: 'Add source' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add source' });
-    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Picnics' } });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: name } });
     fireEvent.change(within(dialog).getByLabelText('Connector'), { target: { value: 'csv' } });
+    return { dialog, posts };
+  }
+
+  it('reads the header, guesses the mapping, asks for what is missing, and sends the rows with the mapping', async () => {
+    const { dialog, posts } = await openCsvSource('Picnics');
     const text = '\uFEFF"Event Name";Location;"Notes; extra"\nPicnic;Laurelhurst Park;bring food\nSwap;Kerns;\n';
     fireEvent.change(within(dialog).getByLabelText('Upload a CSV file'), { target: { files: [new File([text], 'picnics.csv', { type: 'text/csv' })] } });
     expect((await within(dialog).findByTestId('csv-file')).textContent).toContain('2 rows, 3 columns');
@@ -242,20 +248,7 @@ describe('CSV upload', () => {
   });
 
   it('reads a CSV saved by a spreadsheet as Windows-1252, accents and euro sign intact', async () => {
-    const posts: Record<string, unknown>[] = [];
-    api({
-      extra: (url, init) => {
-        if (url.pathname !== '/api/admin/sources' || init?.method !== 'POST') return undefined;
-        posts.push(JSON.parse(String(init.body)));
-        return json(source({ name: 'Fêtes', connector: 'csv' }), { status: 201 });
-      },
-    });
-    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
-    await screen.findByRole('heading', { level: 2, name: 'Broken feed' });
-    fireEvent.click(screen.getByRole('button', { name: 'Add source' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add source' });
-    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Fêtes' } });
-    fireEvent.change(within(dialog).getByLabelText('Connector'), { target: { value: 'csv' } });
+    const { dialog, posts } = await openCsvSource('Fêtes');
     const text = 'Événement;Début;Prix\nFête de la musique – Café du Parc;2026-06-21 18:00;5 €\n';
     // The bytes Excel on Windows writes: one byte a character, 0x96 for the dash, 0x80 for the euro.
     const bytes = Uint8Array.from([...text].map((c) => ({ '–': 0x96, '€': 0x80 })[c] ?? c.charCodeAt(0)));

@@ -132,7 +132,6 @@ export function createApiRun() {
   const found = new Map<string, CandidateEvent>();
   const notes = createRunNotes();
   return {
-    found,
     /** Keeps a candidate unless its id was met already. */
     keep(candidate: CandidateEvent) {
       if (!found.has(candidate.externalId)) found.set(candidate.externalId, candidate);

@@ -1,7 +1,7 @@
 // What the parsers tell about the entries they could not use: each reason once, counted, with a
 // few examples; entries that are merely over are not noted (they are not a loss).
 import { describe, expect, it } from 'vitest';
-import { createRunNotes, skippedCount } from '../run-notes.ts';
+import { createRunNotes, noteCount } from '../run-notes.ts';
 import { parseFeed } from './feed.parse.ts';
 import { BUDGET_NOTE, parseIcal } from './ical.parse.ts';
 import { parseJsonLd } from './jsonld.parse.ts';
@@ -26,7 +26,7 @@ describe('run notes', () => {
     expect(list[0]!.examples).toEqual(['A', 'B', 'C']);
     expect(list[1]!.examples[0]).toHaveLength(80);
     // Repeats are kept once, not lost: they are not counted as skipped.
-    expect(skippedCount(list)).toBe(10);
+    expect(noteCount(list, 'skipped')).toBe(10);
   });
 });
 
