@@ -86,7 +86,7 @@ test('the admin approves, edits and rejects pending events from the My Events ov
   await expect(editedRow).toHaveCount(0);
 });
 
-test('the admin uploads a CSV file as a source on /admin/sources, maps its columns and runs it now', async ({ page }) => {
+test('the admin uploads a CSV file as a source on /admin/sources, maps its columns, runs it now and is pointed to what it left out', async ({ page }) => {
   await signInThroughUi(page, ADMIN);
   await page.goto('/admin/sources');
   await expect(page.getByRole('heading', { level: 1, name: 'Sources' })).toBeVisible();
@@ -135,6 +135,14 @@ test('the admin uploads a CSV file as a source on /admin/sources, maps its colum
   // What the run could not use is named, with the row to find it by.
   await expect(item.getByRole('table').getByText(/, skipped 1$/).first()).toBeVisible();
   await expect(item.getByRole('list', { name: 'What the run could not use' }).first()).toHaveText('1 entry had no title (e.g. “row 3”)');
+
+  // The admin's Overview points to it too, and leads back to the Sources page.
+  await page.goto('/admin');
+  const attention = page.getByTestId('sources-attention');
+  await expect(attention).toContainText(/\d+ sources? left out entries of (its|their) feed in the last run/);
+  await attention.getByRole('link', { name: 'Review sources' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sources' })).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/sources$/);
 });
 
 test("the admin shows an event's check-in QR code on its page, ready to print", async ({ page, baseURL }) => {

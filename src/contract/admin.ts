@@ -28,6 +28,10 @@ export const SystemStatus = z.object({
     lastRun: z.string().nullable(),
     lastResult: z.enum(['success', 'not_modified', 'error']).nullable(),
     lastSource: z.string().nullable(),
+    /** Enabled sources that have run, those whose last run failed, and those whose last run left entries of the feed out. */
+    sources: z.number().int(),
+    failing: z.number().int(),
+    leftOut: z.number().int(),
   }),
   ai: z.object({ status: z.enum(['operational', 'degraded']), model: z.string() }),
 });

@@ -6,8 +6,11 @@ export const HealthChecks = z.object({
   database: z.object({ status: z.enum(['ok', 'slow', 'down']), responseTime: z.number().nullable() }),
   /** The source scheduler: 'off' when this instance does not run one, 'stopped' when it should but does not. */
   scheduler: z.object({ status: z.enum(['running', 'starting', 'stopped', 'off']) }),
-  /** The last run of each enabled source: 'failing' when most of them failed. */
-  sources: z.object({ status: z.enum(['ok', 'failing']), failing: z.number().int(), total: z.number().int() }),
+  /**
+   * The last run of each enabled source: 'failing' when most of them failed; `leftOut` counts
+   * those whose last run succeeded but could not use some entries of the feed (its run notes say why).
+   */
+  sources: z.object({ status: z.enum(['ok', 'failing']), failing: z.number().int(), leftOut: z.number().int(), total: z.number().int() }),
 });
 export type HealthChecks = z.infer<typeof HealthChecks>;
 

@@ -264,7 +264,7 @@ describe('system status, health and security', () => {
     expect(s.database).toMatchObject({ status: 'connected', responseTime: expect.any(Number) });
     expect(s.api.endpoints).toBe(t.app.accessRules.filter((r) => r.url.startsWith('/api')).length);
     expect(s.websocket).toEqual({ status: 'idle', connections: 0 });
-    expect(s.scraping).toMatchObject({ status: 'off', lastRun: null, lastResult: null });
+    expect(s.scraping).toMatchObject({ status: 'off', lastRun: null, lastResult: null, sources: 0, failing: 0, leftOut: 0 });
     expect(s.ai).toEqual({ status: 'operational', model: 'Built-in engines (offline)' });
   });
 
@@ -276,18 +276,22 @@ describe('system status, health and security', () => {
       sql`insert into sources (name, connector, source_type, enabled) values ('H1', 'ical', 'ical', true), ('H2', 'ical', 'ical', true), ('H3', 'ical', 'ical', true) returning id`,
     );
     const now = new Date();
-    const run = (id: string, status: string, minutesAgo: number) =>
-      db.execute(sql`insert into source_runs (source_id, started_at, finished_at, status, trigger) values (${id}, ${new Date(now.getTime() - minutesAgo * 60_000).toISOString()}, ${new Date(now.getTime() - minutesAgo * 60_000 + 1000).toISOString()}, ${status}, 'manual')`);
-    // H1 failed before but succeeded last; H2 and H3 failed last: 2 of 3.
+    const run = (id: string, status: string, minutesAgo: number, skipped = 0) =>
+      db.execute(
+        sql`insert into source_runs (source_id, started_at, finished_at, status, trigger, skipped) values (${id}, ${new Date(now.getTime() - minutesAgo * 60_000).toISOString()}, ${new Date(now.getTime() - minutesAgo * 60_000 + 1000).toISOString()}, ${status}, 'manual', ${skipped})`,
+      );
+    // H1 failed before but succeeded last, leaving 2 entries of its feed out; H2 and H3 failed last
+    // (H3 left entries out the run before, which no longer counts): 2 of 3.
     await run(ids[0]!.id, 'error', 10);
-    await run(ids[0]!.id, 'success', 1);
+    await run(ids[0]!.id, 'success', 1, 2);
+    await run(ids[2]!.id, 'success', 20, 5);
     await run(ids[1]!.id, 'error', 2);
     await run(ids[2]!.id, 'error', 3);
     const health = (await api('GET', '/api/health', undefined, '')).json();
-    expect(health).toMatchObject({ status: 'degraded', checks: { sources: { status: 'failing', failing: 2, total: 3 } } });
+    expect(health).toMatchObject({ status: 'degraded', checks: { sources: { status: 'failing', failing: 2, leftOut: 1, total: 3 } } });
     const status = (await api('GET', '/api/admin/system-status')).json();
     expect(status.api.status).toBe('degraded');
-    expect(status.scraping).toMatchObject({ status: 'failing', lastResult: 'success', lastSource: 'H1' });
+    expect(status.scraping).toEqual({ status: 'failing', lastRun: expect.any(String), lastResult: 'success', lastSource: 'H1', sources: 3, failing: 2, leftOut: 1 });
     await db.execute(sql`delete from sources where name in ('H1', 'H2', 'H3')`);
     expect((await api('GET', '/api/health', undefined, '')).json().status).toBe('operational');
   });

@@ -91,7 +91,15 @@ export function createAdminService(deps: {
         database: { status: checks.database.status === 'ok' ? 'connected' : checks.database.status, responseTime: checks.database.responseTime },
         api: { status: deps.health.isDegraded(checks) ? 'degraded' : 'operational', endpoints: deps.live.endpoints() },
         websocket: { status: connections > 0 ? 'active' : 'idle', connections },
-        scraping: { status: scraping, lastRun: last?.finishedAt.toISOString() ?? null, lastResult: last?.status ?? null, lastSource: last?.sourceName ?? null },
+        scraping: {
+          status: scraping,
+          lastRun: last?.finishedAt.toISOString() ?? null,
+          lastResult: last?.status ?? null,
+          lastSource: last?.sourceName ?? null,
+          sources: checks.sources.total,
+          failing: checks.sources.failing,
+          leftOut: checks.sources.leftOut,
+        },
         ai: { status: deps.live.aiFailing() ? 'degraded' : 'operational', model: model ?? 'Built-in engines (offline)' },
       };
     },

@@ -56,14 +56,15 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
   /** The last run of each enabled source: how many there are and how many failed. */
   async function sourceRunsCheck(): Promise<HealthChecks['sources']> {
     const rows = await db
-      .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status })
+      .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status, skipped: sourceRuns.skipped })
       .from(sourceRuns)
       .innerJoin(sources, eq(sources.id, sourceRuns.sourceId))
       .where(eq(sources.enabled, true))
       .orderBy(sourceRuns.sourceId, desc(sourceRuns.startedAt));
     const failing = rows.filter((r) => r.status === 'error').length;
+    const leftOut = rows.filter((r) => r.status === 'success' && r.skipped > 0).length;
     // "Most" = more than half of the enabled sources that have run at all.
-    return { status: rows.length > 0 && failing * 2 > rows.length ? 'failing' : 'ok', failing, total: rows.length };
+    return { status: rows.length > 0 && failing * 2 > rows.length ? 'failing' : 'ok', failing, leftOut, total: rows.length };
   }
 
   function schedulerCheck(): HealthChecks['scheduler'] {
@@ -75,7 +76,7 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
 
   async function checks(): Promise<HealthChecks> {
     const database = await pingDatabase();
-    const sourcesCheck = database.status === 'down' ? { status: 'ok' as const, failing: 0, total: 0 } : await sourceRunsCheck();
+    const sourcesCheck = database.status === 'down' ? { status: 'ok' as const, failing: 0, leftOut: 0, total: 0 } : await sourceRunsCheck();
     return { database, scheduler: schedulerCheck(), sources: sourcesCheck };
   }
 

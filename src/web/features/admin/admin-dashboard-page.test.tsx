@@ -22,7 +22,7 @@ const user = (over: Partial<AdminUser>): AdminUser => ({
   ...over,
 });
 
-function api(opts: { score?: number; patchStatus?: number } = {}) {
+function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number } = {}) {
   const patches: { url: string; body: unknown }[] = [];
   let people = [user({ id: 'a1', email: 'ada@example.test', role: 'admin' }), user({})];
   const fetch = stubFetch((url, init) => {
@@ -40,7 +40,7 @@ function api(opts: { score?: number; patchStatus?: number } = {}) {
           database: { status: 'connected', responseTime: 1.5 },
           api: { status: 'operational', endpoints: 88 },
           websocket: { status: 'active', connections: 3 },
-          scraping: { status: 'running', lastRun: '2026-11-18T19:00:00Z', lastResult: 'success', lastSource: 'City calendar' },
+          scraping: { status: 'running', lastRun: '2026-11-18T19:00:00Z', lastResult: 'success', lastSource: 'City calendar', sources: 11, failing: opts.failing ?? 0, leftOut: opts.leftOut ?? 0 },
           ai: { status: 'operational', model: 'Built-in engines (offline)' },
         });
       case '/api/admin/overview':
@@ -85,6 +85,16 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('card-system-status').textContent).toContain('88 endpoints');
     await waitFor(() => expect(screen.getByTestId('card-security-score').textContent).toContain('91 / 100'));
     expect(await screen.findByText('approve event')).toBeTruthy();
+    // Every source's last run went well: nothing asks for a look.
+    expect(screen.queryByTestId('sources-attention')).toBeNull();
+  });
+
+  it('points to the sources whose last run failed or left entries of the feed out', async () => {
+    api({ failing: 1, leftOut: 2 });
+    renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    const line = await screen.findByTestId('sources-attention');
+    expect(line.textContent).toBe('1 source of 11 failed its last run · 2 sources left out entries of their feed in the last run.Review sources');
+    expect(within(line).getByRole('link', { name: 'Review sources' }).getAttribute('href')).toBe('/admin/sources');
   });
 
   it('changes a role after confirmation, and shows the server refusal as a toast', async () => {

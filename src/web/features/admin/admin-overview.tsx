@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { SECURITY_GREEN_AT, type AuditEntryResponse, type SystemStatus } from '../../../contract/admin.ts';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { useAuditLog, useOverview, useSecurityReport, useSystemStatus } from './admin-area.queries.ts';
@@ -39,6 +40,19 @@ function statusSummary(s: SystemStatus): { value: string; hint: string; tone: 'g
   return { value: degraded ? 'Degraded' : 'Operational', hint: `${db} · ${s.api.endpoints} endpoints · ${s.websocket.connections} live connections`, tone: degraded ? 'bad' : 'good' };
 }
 
+const sources = (n: number) => `${n} ${n === 1 ? 'source' : 'sources'}`;
+
+/**
+ * The sources an admin should look at, from their last runs: those that failed, and those that
+ * succeeded but could not use some entries of their feed (the Sources page says why). Empty when none.
+ */
+export function sourcesAttention(s: SystemStatus['scraping']): string[] {
+  const out: string[] = [];
+  if (s.failing > 0) out.push(`${sources(s.failing)} of ${s.sources} failed ${s.failing === 1 ? 'its' : 'their'} last run`);
+  if (s.leftOut > 0) out.push(`${sources(s.leftOut)} left out entries of ${s.leftOut === 1 ? 'its' : 'their'} feed in the last run`);
+  return out;
+}
+
 function ActivityRow({ e }: { e: AuditEntryResponse }) {
   const tone = e.result === 'ok' ? 'bg-success-soft text-success' : e.result === 'refused' ? 'bg-accent-soft text-accent' : 'bg-destructive/10 text-destructive';
   return (
@@ -70,6 +84,7 @@ export function AdminOverview() {
   const audit = useAuditLog();
   const s = status.data ? statusSummary(status.data) : null;
   const score = security.data?.securityScore;
+  const attention = status.data ? sourcesAttention(status.data.scraping) : [];
   return (
     <div>
       {(status.isError || overview.isError) && (
@@ -96,6 +111,14 @@ export function AdminOverview() {
             ? `last run ${when(status.data.scraping.lastRun)} (${status.data.scraping.lastSource}, ${status.data.scraping.lastResult})`
             : 'no run yet'}
           {' · '}scheduler {status.data.scraping.status} · AI: {status.data.ai.model}
+        </p>
+      )}
+      {attention.length > 0 && (
+        <p data-testid="sources-attention" className="mt-2 flex flex-wrap items-center gap-x-2 text-sm">
+          <span className={status.data?.scraping.failing ? 'text-destructive' : 'text-accent'}>{attention.join(' · ')}.</span>
+          <Link href="/admin/sources" className="font-medium text-primary underline underline-offset-2">
+            Review sources
+          </Link>
         </p>
       )}
       <section aria-labelledby="recent-activity-heading" className="mt-8 rounded-lg border border-border bg-card p-4 shadow-sm">
