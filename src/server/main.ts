@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { log, onStopRequest, planWorkers, runPrimary } from './cluster.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
 
 /** In development a secret is generated once and kept beside the data. */
@@ -88,4 +89,11 @@ if (cluster.isPrimary) {
   if (plan.note) log('warn', plan.note);
   if (plan.workers > 1) process.exit(await runPrimary({ workers: plan.workers, env }));
 }
-await serve(env);
+try {
+  await serve(env);
+} catch (err) {
+  // Another process has the embedded database open: say so in a sentence, not a stack.
+  if (!(err instanceof DataDirInUseError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}

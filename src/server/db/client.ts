@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -68,14 +69,36 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return { db: db as unknown as Db, kind: 'postgres', pool, url: opts.url, close: () => pool.end() };
   }
   let dataDir: string | undefined;
+  let unlock = () => {};
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
+    // Before PGlite touches the directory: a second process on it would leave it unreadable.
+    unlock = lockDataDir(opts.dataDir);
     dataDir = `${opts.dataDir.replace(/\/$/, '')}/pgdata`;
   }
-  const pglite = await PGlite.create(dataDir, PGLITE_OPTIONS);
-  const db = drizzlePglite(pglite, { schema });
-  await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };
+  let pglite: PGlite | undefined;
+  try {
+    pglite = await PGlite.create(dataDir, PGLITE_OPTIONS);
+    const db = drizzlePglite(pglite, { schema });
+    const open = pglite;
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      pglite: open,
+      close: async () => {
+        try {
+          await open.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (err) {
+    await pglite?.close().catch(() => undefined);
+    unlock();
+    throw err;
+  }
 }
 
 /** Opens an embedded database from a dump of an already migrated one (test start-up). */
