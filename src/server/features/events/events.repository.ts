@@ -180,7 +180,8 @@ const isListedOnly = (f: EventFilter) => !f.statuses || (f.statuses.length === 1
  * No earlier occurrence of the row's series passes the filter. An earlier one passes when it is
  * listed, has not ended (unless ended ones are included) and ends within the window; its start is
  * before the row's, so within the window's end too. `series_prev_end` holds the latest end among
- * the earlier listed occurrences (migration 0014), so the test reads the row alone.
+ * the listed occurrences that start strictly earlier (migrations 0014 and 0024: occurrences at the
+ * same moment are each their own card), so the test reads the row alone.
  */
 function firstOfSeries(f: EventFilter): SQL {
   const passed: SQL[] = [sql`${events.seriesPrevEnd} is null`];
@@ -194,7 +195,7 @@ function firstOfSeries(f: EventFilter): SQL {
  * in hand. Everything else a filter tests (words, category, source, place) is the same for every
  * occurrence of a series (one title at one place), so only status and dates are tested again.
  */
-function otherOccurrences(f: EventFilter, which: 'earlier' | 'later'): SQL {
+function otherOccurrences(f: EventFilter, which: 'earlier' | 'later', select: SQL = sql`1`): SQL {
   const c: SQL[] = [
     sql`o.series_key = ${events.seriesKey}`,
     sql`o.status in (${sql.join(
@@ -206,12 +207,9 @@ function otherOccurrences(f: EventFilter, which: 'earlier' | 'later'): SQL {
   if (!f.includeEnded) c.push(sql`o.end_date > ${f.now.toISOString()}::timestamptz`);
   if (f.from) c.push(sql`o.end_date >= ${f.from.toISOString()}::timestamptz`);
   if (f.to) c.push(sql`o.start_date <= ${f.to.toISOString()}::timestamptz`);
-  c.push(
-    which === 'earlier'
-      ? sql`(o.start_date < ${events.startDate} or (o.start_date = ${events.startDate} and o.id < ${events.id}))`
-      : sql`(o.start_date > ${events.startDate} or (o.start_date = ${events.startDate} and o.id > ${events.id}))`,
-  );
-  return sql`select 1 from ${events} o where ${sql.join(c, sql` and `)}`;
+  // Strictly earlier or later: occurrences at the same moment are each their own card.
+  c.push(which === 'earlier' ? sql`o.start_date < ${events.startDate}` : sql`o.start_date > ${events.startDate}`);
+  return sql`select ${select} from ${events} o where ${sql.join(c, sql` and `)}`;
 }
 
 /**
@@ -253,7 +251,8 @@ type CardEvent = Pick<typeof events.$inferSelect, keyof typeof cardColumns>;
 const summaryColumns = (userId: string | null, near: { lat: number; lng: number } | undefined, f?: EventFilter, columns: typeof cardColumns | typeof eventColumns = eventColumns) => ({
   event: columns,
   imageWidth: sql<number | null>`(select ${images.width} from ${images} where ${images.id} = ${events.imageId} and ${images.status} = 'ready')`,
-  moreDates: f && !f.allOccurrences ? sql<number>`(select count(*)::int from (${otherOccurrences(f, 'later')}) later)` : sql<number>`0`,
+  // Later dates, not later rows: two occurrences at one moment are one more date.
+  moreDates: f && !f.allOccurrences ? sql<number>`(select count(distinct later.start_date)::int from (${otherOccurrences(f, 'later', sql`o.start_date`)}) later)` : sql<number>`0`,
   isFavorited: userId
     ? sql<boolean>`exists (select 1 from ${favorites} where ${favorites.eventId} = ${events.id} and ${favorites.userId} = ${userId})`
     : sql<boolean>`false`,
@@ -923,15 +922,20 @@ export function createEventsRepository(db: Db) {
       return (await db.select(summaryColumns(null, undefined)).from(events).where(inArray(events.id, ids))) as DetailRow[];
     },
 
-    /** The upcoming dates of an event's series (just its own for a one-off), soonest first. */
+    /**
+     * The upcoming dates of an event's series (just its own for a one-off), soonest first: one
+     * per moment, the event itself at its own (another occurrence at the same moment is its own
+     * card, not another date).
+     */
     async seriesDates(event: { id: string; seriesKey: string | null; status: 'pending' | 'approved' | 'rejected' | 'merged' }, now: Date, limit = 60) {
       if (!event.seriesKey) return [];
-      return db
+      const rows = await db
         .select({ id: events.id, startDate: events.startDate, endDate: events.endDate })
         .from(events)
         .where(and(eq(events.seriesKey, event.seriesKey), eq(events.status, event.status === 'merged' ? 'approved' : event.status), isNull(events.goneAt), gt(events.endDate, now)))
-        .orderBy(asc(events.startDate), asc(events.id))
+        .orderBy(asc(events.startDate), sql`${events.id} = ${event.id} desc`, asc(events.id))
         .limit(limit);
+      return rows.filter((r, i) => i === 0 || r.startDate.getTime() !== rows[i - 1]!.startDate.getTime());
     },
 
     /** Moves the event's check-in count by one person. */

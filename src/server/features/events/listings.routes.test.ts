@@ -91,6 +91,23 @@ describe('a recurring event is one card', () => {
     ]);
   });
 
+  it('lists occurrences at the same moment each as its own card, and counts later dates, not rows', async () => {
+    // One venue's weekly open mic, held in two rooms at once: two records of every week.
+    const main = await weekly('Open Mic', 3);
+    const back = await weekly('Open Mic', 3);
+    const all = await cards('/api/events?sortBy=date');
+    expect(all.items.map((c) => c.id).sort()).toEqual([main[0]!.id, back[0]!.id].sort());
+    // Two more weeks, not four more dates.
+    expect(all.items.map((c) => c.moreDates)).toEqual([2, 2]);
+    expect(all.total).toBe(2);
+    // Each page lists the series' dates once each, itself at its own.
+    const detail = (await get(`/api/events/${back[0]!.id}`)).json() as { dates: { id: string }[] };
+    expect(detail.dates.map((d) => d.id)).toEqual([back[0]!.id, main[1]!.id < back[1]!.id ? main[1]!.id : back[1]!.id, main[2]!.id < back[2]!.id ? main[2]!.id : back[2]!.id]);
+    // Once the first week is over, the next week's two are the cards.
+    t.clock.set(new Date(main[0]!.endDate.getTime() + 60_000));
+    expect((await cards('/api/events?sortBy=date')).items.map((c) => c.id).sort()).toEqual([main[1]!.id, back[1]!.id].sort());
+  });
+
   it('pages through cards without repeating a series', async () => {
     for (let i = 0; i < 5; i++) await weekly(`Series ${i}`, 3, { firstInDays: i % 2 });
     const first = await cards('/api/events?sortBy=date&limit=3');
