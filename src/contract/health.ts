@@ -8,7 +8,8 @@ export const HealthChecks = z.object({
   scheduler: z.object({ status: z.enum(['running', 'starting', 'stopped', 'off']) }),
   /**
    * The last run of each enabled source: 'failing' when most of them failed; `leftOut` counts
-   * those whose last run succeeded but could not use some entries of the feed (its run notes say why).
+   * those whose last run did not fail while the last one that read the feed could not use some of
+   * its entries (its run notes say why; a 'not modified' run since changes nothing of it).
    */
   sources: z.object({ status: z.enum(['ok', 'failing']), failing: z.number().int(), leftOut: z.number().int(), total: z.number().int() }),
 });

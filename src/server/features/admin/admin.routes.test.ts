@@ -276,22 +276,22 @@ describe('system status, health and security', () => {
       sql`insert into sources (name, connector, source_type, enabled) values ('H1', 'ical', 'ical', true), ('H2', 'ical', 'ical', true), ('H3', 'ical', 'ical', true) returning id`,
     );
     const now = new Date();
-    const run = (id: string, status: string, minutesAgo: number, skipped = 0) =>
-      db.execute(
-        sql`insert into source_runs (source_id, started_at, finished_at, status, trigger, skipped) values (${id}, ${new Date(now.getTime() - minutesAgo * 60_000).toISOString()}, ${new Date(now.getTime() - minutesAgo * 60_000 + 1000).toISOString()}, ${status}, 'manual', ${skipped})`,
-      );
-    // H1 failed before but succeeded last, leaving 2 entries of its feed out; H2 and H3 failed last
-    // (H3 left entries out the run before, which no longer counts): 2 of 3.
+    const run = (id: string, status: string, minutesAgo: number) =>
+      db.execute(sql`insert into source_runs (source_id, started_at, finished_at, status, trigger) values (${id}, ${new Date(now.getTime() - minutesAgo * 60_000).toISOString()}, ${new Date(now.getTime() - minutesAgo * 60_000 + 1000).toISOString()}, ${status}, 'manual')`);
+    // H1 failed before, then read its feed leaving 2 entries out, and found it unchanged since
+    // (what it left out still holds). H2 and H3 failed last: 2 of 3; H3's entries left out by an
+    // earlier run do not count while it fails.
     await run(ids[0]!.id, 'error', 10);
-    await run(ids[0]!.id, 'success', 1, 2);
-    await run(ids[2]!.id, 'success', 20, 5);
+    await run(ids[0]!.id, 'success', 5);
+    await run(ids[0]!.id, 'not_modified', 1);
     await run(ids[1]!.id, 'error', 2);
     await run(ids[2]!.id, 'error', 3);
+    await db.execute(sql`update sources set last_run_skipped = case name when 'H1' then 2 when 'H3' then 5 else 0 end where name in ('H1', 'H2', 'H3')`);
     const health = (await api('GET', '/api/health', undefined, '')).json();
     expect(health).toMatchObject({ status: 'degraded', checks: { sources: { status: 'failing', failing: 2, leftOut: 1, total: 3 } } });
     const status = (await api('GET', '/api/admin/system-status')).json();
     expect(status.api.status).toBe('degraded');
-    expect(status.scraping).toEqual({ status: 'failing', lastRun: expect.any(String), lastResult: 'success', lastSource: 'H1', sources: 3, failing: 2, leftOut: 1 });
+    expect(status.scraping).toEqual({ status: 'failing', lastRun: expect.any(String), lastResult: 'not_modified', lastSource: 'H1', sources: 3, failing: 2, leftOut: 1 });
     await db.execute(sql`delete from sources where name in ('H1', 'H2', 'H3')`);
     expect((await api('GET', '/api/health', undefined, '')).json().status).toBe('operational');
   });
