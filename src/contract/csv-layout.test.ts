@@ -14,6 +14,13 @@ describe('detectDelimiter', () => {
     // Excel writes a title cell with the empty cells after it.
     expect(detectDelimiter('Portland Parks: Spring, 2026;;\nEvent;Date;Park\nYoga;2026-03-14;Laurelhurst')).toBe(';');
     expect(detectDelimiter('Event;Start;End\nGala;March 14, 2026 7:30 PM;March 14, 2026 11:00 PM')).toBe(';');
+    // A bare title line with a comma in it, above a header separated by ;.
+    expect(detectDelimiter('Portland Parks, Spring 2026\nEvent;Date;Park\nYoga;March 14, 2026;Laurelhurst\nTai Chi;March 15, 2026;Sellwood')).toBe(';');
+    expect(detectDelimiter('Portland Parks, Spring 2026\nEvent;Date;Park\nYoga;2026-03-14;Laurelhurst')).toBe(';');
+    // Tab-separated rows whose text holds commas (tab files quote nothing).
+    expect(detectDelimiter('Event\tDate\tNotes\nPicnic\t2026-03-14\tFood, drinks, chairs\nFair\t2026-03-15\tRides, games')).toBe('\t');
+    // A comma sheet whose title line holds a ; is still a comma sheet.
+    expect(detectDelimiter('Parks; Spring 2026\nEvent,Date,Park\nYoga,2026-03-14,Laurelhurst')).toBe(',');
   });
 });
 

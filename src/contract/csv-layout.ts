@@ -17,18 +17,26 @@ function countOutsideQuotes(line: string, d: string): number {
 }
 
 /**
- * The delimiter (, ; tab or |) of the file: the one the first line holding any of them (outside
- * quotes) holds most, so a title line with no delimiter above the header is passed over. Only that
- * line counts: a row's cells may hold the other characters unquoted ("March 14, 2026" in a file
- * separated by ;). A comma when no line holds one.
+ * The delimiter (, ; tab or |) of the file: the one that gives its first lines (outside quotes) one
+ * shape, the same count on the most lines, and of two as steady the one with more columns. A line
+ * above the header, a title with a comma in it or with none, is one line against the rest; a cell
+ * holding another of the characters unquoted ("March 14, 2026" in a file separated by ;) gives
+ * fewer columns than the true delimiter does. A comma when no line holds any.
  */
 export function detectDelimiter(text: string): string {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/, 200).filter((l) => l.trim()).slice(0, LEAD_ROWS);
-  for (const line of lines) {
-    const counts = DELIMITERS.map((d) => [d, countOutsideQuotes(line, d)] as const).sort((a, b) => b[1] - a[1]);
-    if (counts[0]![1] > 0) return counts[0]![0];
+  let best = { d: ',', lines: 0, count: 0 };
+  for (const d of DELIMITERS) {
+    const seen = new Map<number, number>();
+    for (const line of lines) {
+      const n = countOutsideQuotes(line, d);
+      if (n > 0) seen.set(n, (seen.get(n) ?? 0) + 1);
+    }
+    for (const [count, n] of seen) {
+      if (n > best.lines || (n === best.lines && count > best.count)) best = { d, lines: n, count };
+    }
   }
-  return ',';
+  return best.d;
 }
 
 /**
