@@ -139,7 +139,7 @@ test('the admin uploads a CSV file as a source on /admin/sources, maps its colum
   // The admin's Overview points to it too, and leads back to the Sources page.
   await page.goto('/admin');
   const attention = page.getByTestId('sources-attention');
-  await expect(attention).toContainText(/\d+ sources? left out entries of (its|their) feed in the last run/);
+  await expect(attention).toContainText(/\d+ sources? could not use some entries of (its|their) feed/);
   await attention.getByRole('link', { name: 'Review sources' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Sources' })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/sources$/);

@@ -53,7 +53,7 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
     }
   }
 
-  /** The last run of each enabled source: how many there are and how many failed. */
+  /** The last run of each enabled source: how many there are, how many failed, how many left entries of the feed out. */
   async function sourceRunsCheck(): Promise<HealthChecks['sources']> {
     const rows = await db
       .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status, skipped: sources.lastRunSkipped })

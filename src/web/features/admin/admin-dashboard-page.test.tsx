@@ -93,7 +93,7 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     api({ failing: 1, leftOut: 2 });
     renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
     const line = await screen.findByTestId('sources-attention');
-    expect(line.textContent).toBe('1 source of 11 failed its last run · 2 sources left out entries of their feed in the last run.Review sources');
+    expect(line.textContent).toBe('1 source of 11 failed its last run · 2 sources could not use some entries of their feed.Review sources');
     expect(within(line).getByRole('link', { name: 'Review sources' }).getAttribute('href')).toBe('/admin/sources');
   });
 

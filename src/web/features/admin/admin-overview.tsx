@@ -43,13 +43,13 @@ function statusSummary(s: SystemStatus): { value: string; hint: string; tone: 'g
 const sources = (n: number) => `${n} ${n === 1 ? 'source' : 'sources'}`;
 
 /**
- * The sources an admin should look at, from their last runs: those that failed, and those that
- * succeeded but could not use some entries of their feed (the Sources page says why). Empty when none.
+ * The sources an admin should look at: those whose last run failed, and those whose last reading
+ * of the feed could not use some of its entries (the Sources page says why). Empty when none.
  */
 export function sourcesAttention(s: SystemStatus['scraping']): string[] {
   const out: string[] = [];
   if (s.failing > 0) out.push(`${sources(s.failing)} of ${s.sources} failed ${s.failing === 1 ? 'its' : 'their'} last run`);
-  if (s.leftOut > 0) out.push(`${sources(s.leftOut)} left out entries of ${s.leftOut === 1 ? 'its' : 'their'} feed in the last run`);
+  if (s.leftOut > 0) out.push(`${sources(s.leftOut)} could not use some entries of ${s.leftOut === 1 ? 'its' : 'their'} feed`);
   return out;
 }
 
