@@ -19,6 +19,7 @@ async function openDashboard(page: Page): Promise<Locator> {
   return dialog;
 }
 
+type Box = { x: number; y: number; width: number; height: number };
 const idFrom = async (link: Locator) => (await link.getAttribute('href'))!.replace('/events/', '');
 
 test('the admin merges the demo possible duplicate, then splits the merged event back into its sources', async ({ page }, testInfo) => {
@@ -40,13 +41,15 @@ test('the admin merges the demo possible duplicate, then splits the merged event
   const mergedId = await idFrom(withoutVenue.getByRole('link', { name: DEMO_PAIR }));
 
   // Side by side on a wide screen, one above the other at 390 px.
-  let [left, right] = [(await withVenue.boundingBox())!, (await withoutVenue.boundingBox())!];
+  // Both boxes read in one go: the review list above may still grow and move the pair between two reads.
+  const boxes = async () => (await pair.getByRole('group').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as Box))) as [Box, Box];
+  let [left, right] = await boxes();
   expect(Math.abs(left.y - right.y)).toBeLessThan(2);
   await pair.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('duplicates-1280.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await pair.scrollIntoViewIfNeeded();
-  [left, right] = [(await withVenue.boundingBox())!, (await withoutVenue.boundingBox())!];
+  [left, right] = await boxes();
   const [upper, lower] = left.y < right.y ? [left, right] : [right, left];
   expect(lower.y).toBeGreaterThanOrEqual(upper.y + upper.height);
   expect(upper.x + upper.width).toBeLessThanOrEqual(390);
