@@ -61,6 +61,8 @@ interface Started {
   output: () => string;
   waitFor(what: string, test: (lines: LogLine[]) => boolean, timeoutMs?: number): Promise<void>;
   exited: Promise<number | null>;
+  /** The DATA_DIR made for it (another may be given in `env`). */
+  dataDir: string;
 }
 
 async function freePort(): Promise<number> {
@@ -108,7 +110,7 @@ async function startServer(env: Record<string, string>): Promise<Started> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return { child, port, lines, output, waitFor, exited };
+  return { child, port, lines, output, waitFor, exited, dataDir };
 }
 
 const serving = (lines: LogLine[]) => lines.filter((l) => l.msg.startsWith('Townbeat is serving'));
@@ -142,6 +144,27 @@ describe('npm start on the embedded database', () => {
       s.child.kill('SIGTERM');
     }
     expect(await s.exited).toBe(0);
+  }, 120_000);
+});
+
+describe('a second npm start beside a running one', () => {
+  it('stops with a sentence on the same DATA_DIR or the same port, and the first keeps serving', async () => {
+    const quiet = { SEED_DEMO: 'false', RUN_SCHEDULER: 'false' };
+    const first = await startServer(quiet);
+    try {
+      await first.waitFor('the server to listen', (lines) => serving(lines).length > 0);
+      // Before it touches the database: two processes writing one PGlite directory can ruin it.
+      const sameDir = await startServer({ ...quiet, DATA_DIR: first.dataDir });
+      expect(await sameDir.exited).toBe(1);
+      expect(sameDir.output()).toContain(`The embedded database in ${first.dataDir} is in use by another Townbeat process (pid ${first.child.pid})`);
+      const samePort = await startServer({ ...quiet, PORT: String(first.port) });
+      expect(await samePort.exited).toBe(1);
+      expect(samePort.lines.map((l) => l.msg)).toContain(`port ${first.port} is in use by another server: stop that one, or set PORT to a free port`);
+      expect((await fetch(`http://127.0.0.1:${first.port}/api/health`, { headers: { connection: 'close' } })).status).toBe(200);
+    } finally {
+      first.child.kill('SIGTERM');
+    }
+    expect(await first.exited).toBe(0);
   }, 120_000);
 });
 

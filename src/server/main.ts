@@ -63,7 +63,9 @@ async function serve(env: Env) {
   let closing = false;
   const graceful = closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
     closing = true;
-    if (err) app.log.error({ err }, 'shutting down after an error');
+    // A port another server holds is a sentence, not a stack.
+    if ((err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE') app.log.error(`port ${env.PORT} is in use by another server: stop that one, or set PORT to a free port`);
+    else if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     await app.close();
     await closeSharedSandbox();
