@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser } from '@playwright/test';
 import { ADMIN, hasChromium, NO_CHROMIUM, newUser, signInThroughUi } from './fixtures.ts';
@@ -82,6 +83,13 @@ test('the admin visits the five tabs: overview, charts, users (search and role c
   await expect(score).toHaveAttribute('data-green', String(value >= 80));
   await expect(page.getByTestId('security-check')).toHaveCount(8);
   await expect(page.getByTestId('security-check').filter({ hasText: 'Administrators' })).toContainText(ADMIN.email);
+  // The embedded database downloads whole, as a file RESTORE_FROM starts a server on.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download a backup' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^townbeat-backup-\d{4}-\d{2}-\d{2}\.tar\.gz$/);
+  const saved = readFileSync((await download.path())!);
+  // gzip's magic bytes, and a database's worth of bytes.
+  expect([saved[0], saved[1]]).toEqual([0x1f, 0x8b]);
+  expect(saved.length).toBeGreaterThan(1_000_000);
 
   // The role change is in the audit log, and the overview lists the newest entries.
   expect((await audit()).some((e) => e.action === 'PATCH /api/admin/users/:id' && e.target === `user:${member.user.id}` && e.result === 'ok')).toBe(true);

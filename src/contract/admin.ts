@@ -18,6 +18,8 @@ export const SystemStatus = z.object({
     status: z.enum(['connected', 'slow', 'down']),
     /** Round trip of `select 1`, in milliseconds; null when it failed. */
     responseTime: z.number().nullable(),
+    /** The embedded database (PGlite in DATA_DIR; the admin downloads its backups) or a PostgreSQL server (pg_dump backs it up). */
+    kind: z.enum(['embedded', 'postgres']),
   }),
   api: z.object({ status: z.enum(['operational', 'degraded']), endpoints: z.number().int() }),
   websocket: z.object({ status: z.enum(['active', 'idle']), connections: z.number().int() }),

@@ -168,6 +168,14 @@ describe('a second npm start beside a running one', () => {
   }, 120_000);
 });
 
+describe('npm start with RESTORE_FROM', () => {
+  it('stops with a sentence when the backup cannot be read, before any database is made', async () => {
+    const s = await startServer({ SEED_DEMO: 'false', RUN_SCHEDULER: 'false', RESTORE_FROM: '/nonexistent/townbeat-backup.tar.gz' });
+    expect(await s.exited).toBe(1);
+    expect(s.lines.map((l) => l.msg)).toContain('RESTORE_FROM: cannot read /nonexistent/townbeat-backup.tar.gz (ENOENT)');
+  }, 60_000);
+});
+
 // Only PostgreSQL can be shared between processes; the embedded database belongs to one.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('npm start on PostgreSQL with WEB_CONCURRENCY=2 (needs TEST_DATABASE_URL: PGlite cannot be shared)', () => {
   let database: Database | undefined;

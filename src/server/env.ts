@@ -13,6 +13,8 @@ export const EnvSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
+    /** A backup downloaded from the admin's Security tab, to fill an empty DATA_DIR from at start. */
+    RESTORE_FROM: z.string().min(1).optional(),
     /** The built web app to serve (default dist/web); a second checkout's build or a test build may live elsewhere. */
     WEB_DIR: z.string().min(1).optional(),
     DATABASE_URL: z

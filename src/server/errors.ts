@@ -12,6 +12,9 @@ export class AppError extends Error {
   }
 }
 
+/** A reason the server cannot start, said in a sentence: main prints it and exits 1, with no stack. */
+export class StartupError extends Error {}
+
 export const invalid = (message: string) => new AppError(400, 'invalid', message);
 export const unauthorized = (message = 'Unauthorized') => new AppError(401, 'unauthorized', message);
 export const forbidden = (message = 'Forbidden') => new AppError(403, 'forbidden', message);

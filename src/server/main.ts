@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { log, onStopRequest, planWorkers, runPrimary } from './cluster.ts';
-import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { StartupError } from './errors.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
 
 /** In development a secret is generated once and kept beside the data. */
@@ -48,7 +48,7 @@ async function serve(env: Env) {
     : null;
   // The database opens after the OpenID provider answered, so a bad provider fails fast.
   const { openDatabase } = await import('./db/client.ts');
-  const [database, { buildApp }] = await Promise.all([openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }), appModule]);
+  const [database, { buildApp }] = await Promise.all([openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, ...(env.RESTORE_FROM ? { restoreFrom: env.RESTORE_FROM } : {}) }), appModule]);
   const app = await buildApp({ env, database, city, sessionSecret: sessionSecret(env), oidc, ...(env.WEB_DIR ? { webDir: env.WEB_DIR } : {}), scheduler: env.RUN_SCHEDULER ? {} : false, queueClient: !env.RUN_SCHEDULER });
   if (env.SEED_DEMO) {
     const { seedDemoIfEmpty } = await import('./features/ingestion/demo/seed-demo.ts');
@@ -94,8 +94,8 @@ if (cluster.isPrimary) {
 try {
   await serve(env);
 } catch (err) {
-  // Another process has the embedded database open: say so in a sentence, not a stack.
-  if (!(err instanceof DataDirInUseError)) throw err;
+  // Another process has the embedded database open, a backup cannot be restored: a sentence, not a stack.
+  if (!(err instanceof StartupError)) throw err;
   console.error(err.message);
   process.exit(1);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { StartupError } from '../errors.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
@@ -27,6 +28,11 @@ export interface Database {
   pool?: pg.Pool;
   /** The server's URL, when on PostgreSQL (the job queue opens its own small pool). */
   url?: string;
+  /**
+   * The embedded database whole, as a gzipped tarball of its data directory that `RESTORE_FROM`
+   * (or `loadDataDir`) opens again; absent on PostgreSQL, which pg_dump backs up.
+   */
+  backup?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,8 @@ export interface OpenOptions {
   url?: string;
   /** Directory of the embedded database; omitted means in memory. */
   dataDir?: string;
+  /** A backup (`Database.backup`) to fill an empty `dataDir` from; refused when it already holds a database. */
+  restoreFrom?: string;
   poolSize?: number;
 }
 
@@ -78,7 +86,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   let pglite: PGlite | undefined;
   try {
-    pglite = await PGlite.create(dataDir, PGLITE_OPTIONS);
+    pglite = await PGlite.create(dataDir, { ...PGLITE_OPTIONS, ...(opts.restoreFrom ? { loadDataDir: restoreSource(opts.restoreFrom, dataDir) } : {}) });
     const db = drizzlePglite(pglite, { schema });
     const open = pglite;
     await migratePglite(db, { migrationsFolder });
@@ -86,6 +94,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       db: db as unknown as Db,
       kind: 'pglite',
       pglite: open,
+      backup: () => backupOf(open),
       close: async () => {
         try {
           await open.close();
@@ -101,12 +110,34 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
 }
 
+/**
+ * The backup to restore into `dataDir`, read whole. Only an empty directory is filled: restoring
+ * over a database would replace everything in it.
+ */
+function restoreSource(file: string, dataDir: string | undefined): Blob {
+  if (!dataDir) throw new StartupError('RESTORE_FROM needs a DATA_DIR to restore into');
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
+    throw new StartupError(`RESTORE_FROM fills an empty DATA_DIR only, and ${dataDir} already holds a database: unset RESTORE_FROM to start on it, or move it aside (or give another DATA_DIR) to restore ${file}`);
+  }
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch (err) {
+    throw new StartupError(`RESTORE_FROM: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/** A consistent copy of the embedded database: written out to its files first, then packed. */
+async function backupOf(pglite: PGlite): Promise<Blob> {
+  await pglite.exec('CHECKPOINT');
+  return pglite.dumpDataDir('gzip');
+}
+
 /** Opens an embedded database from a dump of an already migrated one (test start-up). */
 export async function openDatabaseFromDump(dump: Blob): Promise<Database> {
   const pglite = await PGlite.create({ loadDataDir: dump, ...PGLITE_OPTIONS });
   const db = drizzlePglite(pglite, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', pglite, close: () => pglite.close() };
+  return { db: db as unknown as Db, kind: 'pglite', pglite, backup: () => backupOf(pglite), close: () => pglite.close() };
 }
 
 /** The rows of a raw statement: both drivers answer execute() with { rows }. */

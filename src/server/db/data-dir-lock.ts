@@ -1,5 +1,6 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { StartupError } from '../errors.ts';
 
 // One process at a time on the embedded database's directory. PGlite takes no lock of its own:
 // two processes that open one directory both write to it, and it can end up unreadable
@@ -21,7 +22,7 @@ export interface LockOwner {
   boot: string | null;
 }
 
-export class DataDirInUseError extends Error {
+export class DataDirInUseError extends StartupError {
   constructor(
     readonly dataDir: string,
     readonly pid: number,

@@ -7,6 +7,7 @@ import { newUser } from '../gaming/test-users.ts';
 import { createAuthRepository } from '../auth/auth.repository.ts';
 import { createAuthService } from '../auth/auth.service.ts';
 import { createRateLimitCounter } from '../auth/rate-limiter.ts';
+import { openDatabaseFromDump } from '../../db/client.ts';
 import { createHealthService } from '../health/health.service.ts';
 import { securityScore } from './security.service.ts';
 
@@ -38,7 +39,7 @@ describe('role matrix on the admin area', () => {
   const fill = (url: string) => url.replace(/:[A-Za-z]\w*/g, 'not-a-uuid');
 
   it('declares every /api/admin and /api/deployment route admin-only', () => {
-    const mine = ['/api/admin/system-status', '/api/admin/analytics', '/api/admin/users', '/api/admin/users/:id', '/api/admin/user-activities', '/api/admin/audit', '/api/admin/ai-status', '/api/admin/overview', '/api/deployment/security'];
+    const mine = ['/api/admin/system-status', '/api/admin/analytics', '/api/admin/users', '/api/admin/users/:id', '/api/admin/user-activities', '/api/admin/audit', '/api/admin/ai-status', '/api/admin/overview', '/api/admin/backup', '/api/deployment/security'];
     for (const url of mine) expect(adminRoutes().map((r) => r.url), url).toContain(url);
     for (const r of adminRoutes()) expect(r.access, `${r.method} ${r.url}`).toBe('admin');
   });
@@ -261,11 +262,32 @@ describe('system status, health and security', () => {
     const res = await api('GET', '/api/admin/system-status');
     expect(res.statusCode).toBe(200);
     const s = res.json();
-    expect(s.database).toMatchObject({ status: 'connected', responseTime: expect.any(Number) });
+    expect(s.database).toMatchObject({ status: 'connected', responseTime: expect.any(Number), kind: t.database.kind === 'pglite' ? 'embedded' : 'postgres' });
     expect(s.api.endpoints).toBe(t.app.accessRules.filter((r) => r.url.startsWith('/api')).length);
     expect(s.websocket).toEqual({ status: 'idle', connections: 0 });
     expect(s.scraping).toMatchObject({ status: 'off', lastRun: null, lastResult: null, sources: 0, failing: 0, leftOut: 0 });
     expect(s.ai).toEqual({ status: 'operational', model: 'Built-in engines (offline)' });
+  });
+
+  it('downloads the embedded database whole, to start a server on it again (PostgreSQL: pg_dump)', { timeout: 60_000 }, async () => {
+    const res = await api('GET', '/api/admin/backup');
+    if (t.database.kind !== 'pglite') {
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe('This server runs on PostgreSQL (DATABASE_URL): back it up with pg_dump');
+      return;
+    }
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/gzip');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="townbeat-backup-\d{4}-\d{2}-\d{2}\.tar\.gz"$/);
+    // Who took a copy of every account is in the audit log.
+    expect((await auditRows()).filter((e) => e.action === 'GET /api/admin/backup')).toEqual([expect.objectContaining({ actor_email: admin.user.email, result: 'ok' })]);
+    // The download is the database: opened again, it holds this admin's account.
+    const copy = await openDatabaseFromDump(new Blob([new Uint8Array(res.rawPayload)]));
+    try {
+      expect(await queryRows(copy.db, sql`select role from users where email = ${admin.user.email}`)).toEqual([{ role: 'admin' }]);
+    } finally {
+      await copy.close();
+    }
   });
 
   it('reports health degraded when most enabled sources last failed', async () => {

@@ -17,6 +17,9 @@ import {
   UserActivitiesQuery,
   UserActivitiesResponse,
 } from '../../../contract/admin.ts';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/client.ts';
+import { conflict } from '../../errors.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import { classifierMetrics } from '../ingestion/classifier/metrics.ts';
 import { toAdminUser, toAuditEntry, toUserActivity } from './admin.mapper.ts';
@@ -30,7 +33,15 @@ const admin = { access: 'admin' as const };
 /** The admin area's API: status, analytics, users, AI engines, the audit log and the security report. */
 export async function adminRoutes(
   app: FastifyInstance,
-  deps: { admin: AdminService; audit: AuditRepository; security: ReturnType<typeof createSecurityService>; ai: AiMonitor; languageModel: { model: string } | null },
+  deps: {
+    admin: AdminService;
+    audit: AuditRepository;
+    security: ReturnType<typeof createSecurityService>;
+    ai: AiMonitor;
+    languageModel: { model: string } | null;
+    clock: Clock;
+    database: Pick<Database, 'backup'>;
+  },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const svc = deps.admin;
@@ -69,4 +80,16 @@ export async function adminRoutes(
   }));
 
   r.get('/api/deployment/security', { schema: { response: { 200: SecurityReport } }, config: admin }, async () => deps.security.report());
+
+  // The embedded database whole, to keep somewhere safe; RESTORE_FROM starts a server on it again.
+  r.get('/api/admin/backup', { config: { ...admin, auditReads: true } }, async (_req, reply) => {
+    if (!deps.database.backup) throw conflict('This server runs on PostgreSQL (DATABASE_URL): back it up with pg_dump');
+    const day = deps.clock.now().toISOString().slice(0, 10);
+    const tarball = Buffer.from(await (await deps.database.backup()).arrayBuffer());
+    return reply
+      .header('content-type', 'application/gzip')
+      .header('content-disposition', `attachment; filename="townbeat-backup-${day}.tar.gz"`)
+      .header('cache-control', 'no-store')
+      .send(tarball);
+  });
 }

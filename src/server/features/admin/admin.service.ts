@@ -18,6 +18,8 @@ export function createAdminService(deps: {
   clock: Clock;
   timeZone: string;
   health: HealthService;
+  /** Which database serves: the embedded one (its backups are downloaded here) or a PostgreSQL server. */
+  databaseKind: 'pglite' | 'postgres';
   /** Measured at request time: registered /api routes, live sockets, the model in use. */
   live: { endpoints: () => number; connections: () => number; aiModel: () => string | null; aiFailing: () => boolean };
 }) {
@@ -88,7 +90,11 @@ export function createAdminService(deps: {
       const scraping =
         checks.scheduler.status === 'stopped' ? 'stopped' : checks.sources.status === 'failing' ? 'failing' : checks.scheduler.status === 'off' ? 'off' : 'running';
       return {
-        database: { status: checks.database.status === 'ok' ? 'connected' : checks.database.status, responseTime: checks.database.responseTime },
+        database: {
+          status: checks.database.status === 'ok' ? 'connected' : checks.database.status,
+          responseTime: checks.database.responseTime,
+          kind: deps.databaseKind === 'pglite' ? 'embedded' : 'postgres',
+        },
         api: { status: deps.health.isDegraded(checks) ? 'degraded' : 'operational', endpoints: deps.live.endpoints() },
         websocket: { status: connections > 0 ? 'active' : 'idle', connections },
         scraping: {

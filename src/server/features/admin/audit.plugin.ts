@@ -12,6 +12,10 @@ declare module 'fastify' {
     /** The answer's object, kept by the audit hook for the created id or the signed-in user. */
     auditAnswer?: Record<string, unknown>;
   }
+  interface FastifyContextConfig {
+    /** Audit this route's reads too (a backup hands over every account's data). */
+    auditReads?: boolean;
+  }
   interface FastifyInstance {
     /** Every route registered after the audit plugin, and whether it is rate limited (for the security report). */
     routeInventory: readonly { method: string; url: string; rateLimited: boolean }[];
@@ -59,15 +63,15 @@ function requestSummary(body: unknown): Record<string, unknown> | undefined {
 
 /** Whether a request is an admin's action on an admin route or an owner-or-admin route. */
 function isAuditable(req: FastifyRequest): boolean {
-  if (!STATE_CHANGING.has(req.method)) return false;
-  if (req.user?.role !== 'admin') return false;
   const config = req.routeOptions.config;
+  if (!STATE_CHANGING.has(req.method) && !config.auditReads) return false;
+  if (req.user?.role !== 'admin') return false;
   return config.access === 'admin' || typeof config.guard === 'function';
 }
 
 /**
- * Writes every state-changing request an admin makes on an admin (or guarded) route to the
- * append-only audit log once the answer is sent: who, what (method and route), on which target,
+ * Writes every state-changing request an admin makes on an admin (or guarded) route, and the
+ * reads a route marks `auditReads` (a backup download), to the append-only audit log once the answer is sent: who, what (method and route), on which target,
  * and how it ended ('ok' 2xx, 'refused' 4xx, 'failed' 5xx). Admins' sign-in and sign-out too.
  */
 export const auditPlugin = fp(async (app: FastifyInstance, opts: { audit: AuditRepository; clock: Clock }) => {

@@ -22,7 +22,7 @@ const user = (over: Partial<AdminUser>): AdminUser => ({
   ...over,
 });
 
-function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number } = {}) {
+function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number; database?: 'embedded' | 'postgres' } = {}) {
   const patches: { url: string; body: unknown }[] = [];
   let people = [user({ id: 'a1', email: 'ada@example.test', role: 'admin' }), user({})];
   const fetch = stubFetch((url, init) => {
@@ -37,7 +37,7 @@ function api(opts: { score?: number; patchStatus?: number; failing?: number; lef
     switch (url.pathname) {
       case '/api/admin/system-status':
         return json({
-          database: { status: 'connected', responseTime: 1.5 },
+          database: { status: 'connected', responseTime: 1.5, kind: opts.database ?? 'embedded' },
           api: { status: 'operational', endpoints: 88 },
           websocket: { status: 'active', connections: 3 },
           scraping: { status: 'running', lastRun: '2026-11-18T19:00:00Z', lastResult: 'success', lastSource: 'City calendar', sources: 11, failing: opts.failing ?? 0, leftOut: opts.leftOut ?? 0 },
@@ -136,6 +136,21 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     expect((await screen.findByTestId('security-score')).getAttribute('data-green')).toBe('false');
   });
 
+  it('offers a backup of the embedded database to download, and sends a PostgreSQL server to pg_dump', async () => {
+    api();
+    const first = renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    openTab('Security');
+    const link = await screen.findByRole('link', { name: 'Download a backup' });
+    expect(link.getAttribute('href')).toBe('/api/admin/backup');
+    expect(link.hasAttribute('download')).toBe(true);
+    first.unmount();
+    api({ database: 'postgres' });
+    renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    openTab('Security');
+    expect(await screen.findByText('This server keeps its data in PostgreSQL (DATABASE_URL): back it up with pg_dump.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Download a backup' })).toBeNull();
+  });
+
   it('lists the AI engines and links to the AI console', async () => {
     api();
     renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
@@ -151,6 +166,7 @@ describe('describeAction', () => {
     expect(describeAction('POST /api/admin/events/:id/approve')).toBe('approve event');
     expect(describeAction('PATCH /api/admin/users/:id')).toBe('changed user');
     expect(describeAction('POST /api/admin/sources')).toBe('created source');
+    expect(describeAction('GET /api/admin/backup')).toBe('downloaded a backup');
     expect(describeAction('DELETE /api/admin/sources/:id')).toBe('deleted source');
     expect(describeAction('POST /api/auth/login')).toBe('signed in');
   });

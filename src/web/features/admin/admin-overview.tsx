@@ -24,6 +24,7 @@ export function describeAction(action: string): string {
   const [method = '', url = ''] = action.split(' ');
   if (url === '/api/auth/login') return 'signed in';
   if (url === '/api/auth/logout') return 'signed out';
+  if (url === '/api/admin/backup') return 'downloaded a backup';
   const segs = url.replace(/^\/api\/(admin\/)?/, '').split('/').filter(Boolean);
   const firstParam = segs.findIndex((p) => p.startsWith(':'));
   const resource = singular(firstParam > 0 ? segs[firstParam - 1]! : (segs.at(-1) ?? ''));

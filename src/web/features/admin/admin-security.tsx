@@ -1,7 +1,8 @@
-import { AlertTriangle, CheckCircle2, MinusCircle, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Download, MinusCircle, XCircle } from 'lucide-react';
 import { SECURITY_GREEN_AT, type SecurityReport } from '../../../contract/admin.ts';
+import { buttonClass } from '../../components/ui/button.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
-import { useSecurityReport } from './admin-area.queries.ts';
+import { useSecurityReport, useSystemStatus } from './admin-area.queries.ts';
 
 type Status = SecurityReport['checklist'][number]['status'];
 const STATUS: Record<Status, { label: string; icon: typeof CheckCircle2; className: string }> = {
@@ -11,7 +12,34 @@ const STATUS: Record<Status, { label: string; icon: typeof CheckCircle2; classNa
   'n/a': { label: 'Not applicable', icon: MinusCircle, className: 'text-muted-foreground' },
 };
 
-/** Security: the score (green at 80 or more, spec section 9) and the checklist behind it. */
+/** Backups: the embedded database downloads whole; a PostgreSQL server is pg_dump's. */
+function Backup() {
+  const status = useSystemStatus();
+  const kind = status.data?.database.kind;
+  if (!kind) return null;
+  return (
+    <section aria-labelledby="backup-heading" className="rounded-lg border border-border bg-card p-4 shadow-sm">
+      <h2 id="backup-heading" className="font-semibold">
+        Backup
+      </h2>
+      {kind === 'embedded' ? (
+        <>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Everything this server keeps (events, sources, accounts, points) in one file. To start from it, set RESTORE_FROM to the file and DATA_DIR to an empty directory.
+          </p>
+          <a href="/api/admin/backup" download className={buttonClass('outline', 'mt-3')}>
+            <Download className="h-4 w-4" aria-hidden />
+            Download a backup
+          </a>
+        </>
+      ) : (
+        <p className="mt-1 text-sm text-muted-foreground">This server keeps its data in PostgreSQL (DATABASE_URL): back it up with pg_dump.</p>
+      )}
+    </section>
+  );
+}
+
+/** Security: the score (green at 80 or more, spec section 9), the checklist behind it, and backups. */
 export function AdminSecurity() {
   const report = useSecurityReport();
   if (report.isPending) return <InlineLoading label="Running security checks…" />;
@@ -54,6 +82,7 @@ export function AdminSecurity() {
           );
         })}
       </ul>
+      <Backup />
     </div>
   );
 }
