@@ -14,10 +14,5 @@ BEGIN
   ) s
   WHERE e."id" = s."id" AND e."series_prev_end" IS DISTINCT FROM s.prev;
 END $$;--> statement-breakpoint
-UPDATE "events" e SET "series_prev_end" = s.prev
-FROM (
-  SELECT "id", max("end_date") FILTER (WHERE "status" = 'approved') OVER (
-    PARTITION BY "series_key" ORDER BY "start_date" RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE GROUP) AS prev
-  FROM "events" WHERE "gone_at" IS NULL
-) s
-WHERE e."id" = s."id" AND e."series_prev_end" IS DISTINCT FROM s.prev;
+-- Every series once more, through the function above rather than a copy of its query.
+SELECT "refresh_series_prev_end"(ARRAY(SELECT DISTINCT "series_key" FROM "events" WHERE "gone_at" IS NULL));

@@ -71,8 +71,9 @@ function isAuditable(req: FastifyRequest): boolean {
 
 /**
  * Writes every state-changing request an admin makes on an admin (or guarded) route, and the
- * reads a route marks `auditReads` (a backup download), to the append-only audit log once the answer is sent: who, what (method and route), on which target,
- * and how it ended ('ok' 2xx, 'refused' 4xx, 'failed' 5xx). Admins' sign-in and sign-out too.
+ * reads a route marks `auditReads` (a backup download), to the append-only audit log once the
+ * answer is sent: who, what (method and route), on which target, and how it ended ('ok' 2xx,
+ * 'refused' 4xx, 'failed' 5xx). Admins' sign-in and sign-out too.
  */
 export const auditPlugin = fp(async (app: FastifyInstance, opts: { audit: AuditRepository; clock: Clock }) => {
   const inventory: { method: string; url: string; rateLimited: boolean }[] = [];

@@ -56,14 +56,14 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
   /** The last run of each enabled source: how many there are, how many failed, how many left entries of the feed out. */
   async function sourceRunsCheck(): Promise<HealthChecks['sources']> {
     const rows = await db
-      .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status, skipped: sources.lastRunSkipped })
+      .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status, lastRunSkipped: sources.lastRunSkipped })
       .from(sourceRuns)
       .innerJoin(sources, eq(sources.id, sourceRuns.sourceId))
       .where(eq(sources.enabled, true))
       .orderBy(sourceRuns.sourceId, desc(sourceRuns.startedAt));
     const failing = rows.filter((r) => r.status === 'error').length;
     // What the last run that read the feed left out: a 'not modified' run since keeps it true.
-    const leftOut = rows.filter((r) => r.status !== 'error' && r.skipped > 0).length;
+    const leftOut = rows.filter((r) => r.status !== 'error' && r.lastRunSkipped > 0).length;
     // "Most" = more than half of the enabled sources that have run at all.
     return { status: rows.length > 0 && failing * 2 > rows.length ? 'failing' : 'ok', failing, leftOut, total: rows.length };
   }
