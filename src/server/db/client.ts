@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { constants as zlib, createGzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -30,9 +32,10 @@ export interface Database {
   url?: string;
   /**
    * The embedded database whole, as a gzipped tarball of its data directory that `RESTORE_FROM`
-   * (or `loadDataDir`) opens again; absent on PostgreSQL, which pg_dump backs up.
+   * (or `loadDataDir`) opens again; absent on PostgreSQL, which pg_dump backs up. It resolves
+   * once the copy is taken (the database is free again) and compresses as the stream is read.
    */
-  backup?(): Promise<Blob>;
+  backup?(): Promise<Readable>;
   close(): Promise<void>;
 }
 
@@ -120,16 +123,34 @@ function restoreSource(file: string, dataDir: string | undefined): Blob {
     throw new StartupError(`RESTORE_FROM fills an empty DATA_DIR only, and ${dataDir} already holds a database: unset RESTORE_FROM to start on it, or move it aside (or give another DATA_DIR) to restore ${file}`);
   }
   try {
-    return new Blob([readFileSync(file)]);
+    const bytes = readFileSync(file);
+    // Typed, so PGlite unpacks a gzipped backup at once instead of first trying it as a bare tar.
+    return new Blob([bytes], { type: bytes[0] === 0x1f && bytes[1] === 0x8b ? 'application/gzip' : 'application/x-tar' });
   } catch (err) {
     throw new StartupError(`RESTORE_FROM: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
 }
 
-/** A consistent copy of the embedded database: written out to its files first, then packed. */
-async function backupOf(pglite: PGlite): Promise<Blob> {
+/** Bytes of the tarball handed to the compressor at a time. */
+const BACKUP_CHUNK = 1 << 20;
+
+/**
+ * A consistent copy of the embedded database: written out to its files first, then packed. The
+ * database (and the event loop: PGlite reads its files synchronously) is held only while the
+ * tarball is made, about 1.4 s at 100,000 events; PGlite's own gzip held it through compression
+ * as well, over 20 s there. Compressing runs in zlib's thread pool as the caller reads, at level 1:
+ * half the CPU of the default for a file 8% larger.
+ */
+async function backupOf(pglite: PGlite): Promise<Readable> {
   await pglite.exec('CHECKPOINT');
-  return pglite.dumpDataDir('gzip');
+  const tarball = await pglite.dumpDataDir('none');
+  async function* chunks() {
+    for (let at = 0; at < tarball.size; at += BACKUP_CHUNK) yield new Uint8Array(await tarball.slice(at, at + BACKUP_CHUNK).arrayBuffer());
+  }
+  const gzip = createGzip({ level: zlib.Z_BEST_SPEED });
+  const source = Readable.from(chunks());
+  source.on('error', (err) => gzip.destroy(err));
+  return source.pipe(gzip);
 }
 
 /** Opens an embedded database from a dump of an already migrated one (test start-up). */

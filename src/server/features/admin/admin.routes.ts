@@ -85,7 +85,8 @@ export async function adminRoutes(
   r.get('/api/admin/backup', { config: { ...admin, auditReads: true } }, async (_req, reply) => {
     if (!deps.database.backup) throw conflict('This server runs on PostgreSQL (DATABASE_URL): back it up with pg_dump');
     const day = deps.clock.now().toISOString().slice(0, 10);
-    const tarball = Buffer.from(await (await deps.database.backup()).arrayBuffer());
+    // Streamed: compressed as the admin downloads it, with the database free again meanwhile.
+    const tarball = await deps.database.backup();
     return reply
       .header('content-type', 'application/gzip')
       .header('content-disposition', `attachment; filename="townbeat-backup-${day}.tar.gz"`)
