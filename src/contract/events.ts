@@ -71,6 +71,13 @@ export const EventDetail = EventSummary.extend({
 });
 export type EventDetail = z.infer<typeof EventDetail>;
 
+/** One of a member's saved events (GET /api/user/favorites): those the sources dropped stay, marked. */
+export const SavedEvent = EventSummary.extend({
+  /** Every source that listed it has dropped it: out of lists, kept here for the member who saved it. */
+  removedBySource: z.boolean(),
+});
+export type SavedEvent = z.infer<typeof SavedEvent>;
+
 const isoDate = (name: string) =>
   z
     .string()

@@ -984,15 +984,15 @@ export function createEventsRepository(db: Db) {
       return rows.map((r) => r.n);
     },
 
-    async listFavorites(userId: string): Promise<SummaryRow[]> {
+    async listFavorites(userId: string): Promise<(SummaryRow & { removedBySource: boolean })[]> {
       const rows = await db
-        .select({ ...summaryColumns(null, undefined), isFavorited: sql<boolean>`true` })
+        .select({ ...summaryColumns(null, undefined), isFavorited: sql<boolean>`true`, removedBySource: sql<boolean>`${events.goneAt} is not null` })
         .from(favorites)
         .innerJoin(events, eq(events.id, favorites.eventId))
         // A saved event merged into another is saved as that one too (the merge copies favourites).
         .where(and(eq(favorites.userId, userId), ne(events.status, 'merged')))
         .orderBy(asc(events.startDate));
-      return rows as SummaryRow[];
+      return rows as (SummaryRow & { removedBySource: boolean })[];
     },
 
     async insert(values: typeof events.$inferInsert, source: { sourceType: string; url: string; name: string }) {

@@ -12,6 +12,7 @@ import {
   EventStats,
   EventSummary,
   FavoriteToggleResponse,
+  SavedEvent,
 } from '../../../contract/events.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
@@ -127,7 +128,7 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
     return { isFavorited };
   });
 
-  r.get('/api/user/favorites', { schema: { response: { 200: z.array(EventSummary) } }, config: { access: 'user' } }, async (req) =>
+  r.get('/api/user/favorites', { schema: { response: { 200: z.array(SavedEvent) } }, config: { access: 'user' } }, async (req) =>
     events.favorites(viewerOf(signedIn(req))!),
   );
 

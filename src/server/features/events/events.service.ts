@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CityConfig } from '../../../contract/city.ts';
-import type { EventDetail, EventFacets, EventInput, EventListQuery, EventPatch, EventStats, EventSummary } from '../../../contract/events.ts';
+import type { EventDetail, EventFacets, EventInput, EventListQuery, EventPatch, EventStats, EventSummary, SavedEvent } from '../../../contract/events.ts';
 import { zonedDayBounds } from '../../../contract/time.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
@@ -110,8 +110,9 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return { totalEvents: total.n, todayEvents, activeSources, coverage };
     },
 
-    async favorites(viewer: Viewer): Promise<EventSummary[]> {
-      return (await repo.listFavorites(viewer.id)).map(summary);
+    /** The member's saved events, those every source has since dropped included and marked. */
+    async favorites(viewer: Viewer): Promise<SavedEvent[]> {
+      return (await repo.listFavorites(viewer.id)).map((row) => ({ ...summary(row), removedBySource: row.removedBySource }));
     },
 
     /**

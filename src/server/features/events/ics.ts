@@ -34,7 +34,13 @@ const dateOnly = (iso: string, timeZone: string) => {
   return p.replace(/-/g, '');
 };
 
-function eventLines(e: EventSummary & Partial<Pick<EventDetail, 'description'>>, now: Date, origin: string): string[] {
+type CalendarEvent = EventSummary & Partial<Pick<EventDetail, 'description' | 'removedBySource'>>;
+
+/** What a calendar app shows of an event every source has dropped: kept, and saying so. */
+export const REMOVED_TITLE_SUFFIX = ' (removed by the source)';
+export const REMOVED_NOTE = 'Every source that listed this event has dropped it: check with the organiser before you go.';
+
+function eventLines(e: CalendarEvent, now: Date, origin: string): string[] {
   const lines = [`BEGIN:VEVENT`, `UID:${e.id}@townbeat`, `DTSTAMP:${utcStamp(now)}`];
   if (e.allDay) {
     lines.push(`DTSTART;VALUE=DATE:${dateOnly(e.startDate, e.timeZone)}`);
@@ -43,8 +49,11 @@ function eventLines(e: EventSummary & Partial<Pick<EventDetail, 'description'>>,
   } else {
     lines.push(`DTSTART:${utcStamp(new Date(e.startDate))}`, `DTEND:${utcStamp(new Date(e.endDate))}`);
   }
-  lines.push(`SUMMARY:${escapeText(e.title)}`);
-  if (e.description) lines.push(`DESCRIPTION:${escapeText(e.description)}`);
+  // Not CANCELLED: a source may drop an event for other reasons, so calendars keep it, marked.
+  if (e.removedBySource) lines.push('STATUS:TENTATIVE');
+  lines.push(`SUMMARY:${escapeText(e.removedBySource ? e.title + REMOVED_TITLE_SUFFIX : e.title)}`);
+  const description = [e.removedBySource ? REMOVED_NOTE : '', e.description ?? ''].filter(Boolean).join('\n\n');
+  if (description) lines.push(`DESCRIPTION:${escapeText(description)}`);
   const location = [e.venue, e.address].filter(Boolean).join(', ');
   if (location) lines.push(`LOCATION:${escapeText(location)}`);
   if (e.lat !== null && e.lng !== null) lines.push(`GEO:${e.lat.toFixed(6)};${e.lng.toFixed(6)}`);
@@ -55,7 +64,7 @@ function eventLines(e: EventSummary & Partial<Pick<EventDetail, 'description'>>,
 }
 
 /** A whole VCALENDAR of events. */
-export function toICalendar(list: (EventSummary & Partial<Pick<EventDetail, 'description'>>)[], opts: { name: string; now: Date; origin: string }): string {
+export function toICalendar(list: CalendarEvent[], opts: { name: string; now: Date; origin: string }): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

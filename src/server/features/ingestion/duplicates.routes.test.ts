@@ -237,10 +237,13 @@ describe('possible duplicates for admins', () => {
 });
 
 describe('events a source drops', () => {
-  it('stay reachable by their page, marked as removed by the source', async () => {
+  it('stay reachable by their page, marked as removed by the source, in the saved list and calendars too', async () => {
     const { id } = await source('Venue', 'a', [{ uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' }]);
     const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
     await t.database.db.execute(sql`update events set status = 'approved'`);
+    // Saved before the source drops it.
+    expect((await api('POST', `/api/user/favorites/${event!.id}`)).json()).toEqual({ isFavorited: true });
+    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: event!.id, removedBySource: false })]);
     feeds.a = ics([]);
     t.clock.advance(60_000);
     await api('POST', `/api/admin/sources/${id}/run`);
@@ -249,5 +252,25 @@ describe('events a source drops', () => {
     expect(page.json()).toMatchObject({ title: 'Winter Songwriter Showcase', removedBySource: true });
     const list = (await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[];
     expect(list.map((e) => e.id)).not.toContain(event!.id);
+
+    // The member who saved it still has it, marked; so do the calendars it went to.
+    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: event!.id, title: 'Winter Songwriter Showcase', removedBySource: true })]);
+    const { url } = (await api('GET', '/api/user/calendar')).json() as { url: string };
+    for (const path of [new URL(url).pathname, `/api/events/${event!.id}/ics`]) {
+      const feed = (await t.app.inject({ method: 'GET', url: path })).body.replace(/\r\n /g, '');
+      expect(feed).toContain('SUMMARY:Winter Songwriter Showcase (removed by the source)');
+      expect(feed).toContain('STATUS:TENTATIVE');
+      expect(feed).toContain('DESCRIPTION:Every source that listed this event has dropped it: check with the organiser before you go.');
+    }
+  });
+
+  it('are not marked in calendars while a source still lists them', async () => {
+    await source('Venue', 'a', [{ uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' }]);
+    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}/ics` })).body;
+    expect(feed).toContain('SUMMARY:Winter Songwriter Showcase\r\n');
+    expect(feed).not.toContain('STATUS:');
+    expect(feed).not.toContain('removed by the source');
   });
 });

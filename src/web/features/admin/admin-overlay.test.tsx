@@ -200,6 +200,18 @@ describe('AdminOverlay for other users', () => {
     expect(within(dialog).queryByText('Recent Events Requiring Review')).toBeNull();
     expect(fetchFn.mock.calls.some(([u]) => String(u).includes('/api/admin/'))).toBe(false);
   });
+
+  it('marks a saved event that every source has dropped', async () => {
+    const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), removedBySource: false };
+    const dropped = { ...buildEvent({ id: 'e-dropped', title: 'Winter Showcase', isFavorited: true }), removedBySource: true };
+    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([kept, dropped]) : undefined));
+    renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
+    const dialog = await screen.findByRole('dialog', { name: 'My Events' });
+    const item = (name: string) => within(dialog).getByRole('link', { name }).closest('li')!;
+    await within(dialog).findByRole('link', { name: 'Winter Showcase' });
+    expect(within(item('Winter Showcase')).getByText('Removed by the source')).toBeTruthy();
+    expect(within(item('Night Market')).queryByText('Removed by the source')).toBeNull();
+  });
 });
 
 describe('zoned date-time inputs', () => {

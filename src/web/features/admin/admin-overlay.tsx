@@ -120,6 +120,11 @@ function MyEvents({ onNavigate }: { onNavigate: () => void }) {
                 <time dateTime={e.startDate}>{formatEventWhen(e, config?.city.timeZone ?? e.timeZone, config?.city.locale)}</time>
                 {e.venue ? ` · ${e.venue}` : ''}
               </span>
+              {e.removedBySource && (
+                <span className="text-sm font-semibold text-destructive" data-testid="saved-removed">
+                  Removed by the source
+                </span>
+              )}
             </li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DuplicateListResponse, DuplicatePair, MergeResponse, SplitResponse } from '../../../contract/duplicates.ts';
-import type { EventPatch, EventStats, EventSummary } from '../../../contract/events.ts';
+import type { EventPatch, EventStats, EventSummary, SavedEvent } from '../../../contract/events.ts';
 import type { RunNote, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import type { z } from 'zod';
 import { toast } from '../../components/ui/use-toast.ts';
@@ -58,9 +58,9 @@ export function usePendingEvents(enabled = true) {
   return useQuery<EventSummary[]>({ queryKey: PENDING_KEY, enabled, refetchOnMount: 'always' });
 }
 
-/** GET /api/user/favorites: the signed-in user's saved events. */
+/** GET /api/user/favorites: the signed-in user's saved events, those the sources dropped marked. */
 export function useFavoriteEvents(enabled = true) {
-  return useQuery<EventSummary[]>({ queryKey: FAVORITES_KEY, enabled });
+  return useQuery<SavedEvent[]>({ queryKey: FAVORITES_KEY, enabled });
 }
 
 /** GET /api/admin/sources. */
