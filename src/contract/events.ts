@@ -64,6 +64,8 @@ export const EventDetail = EventSummary.extend({
   sources: z.array(EventSource),
   /** Every source that listed it has dropped it: kept for people who saved it, out of lists. */
   removedBySource: z.boolean(),
+  /** Removed because a source said it is cancelled (then removedBySource is true as well). */
+  cancelledBySource: z.boolean(),
   /** Other sources' records merged into this event; an admin can split them back out. */
   mergedRecords: z.number().int(),
   /** Every upcoming date of its series, this one included, soonest first (one entry for a one-off event). */
@@ -75,6 +77,8 @@ export type EventDetail = z.infer<typeof EventDetail>;
 export const SavedEvent = EventSummary.extend({
   /** Every source that listed it has dropped it: out of lists, kept here for the member who saved it. */
   removedBySource: z.boolean(),
+  /** Removed because a source said it is cancelled. */
+  cancelledBySource: z.boolean(),
 });
 export type SavedEvent = z.infer<typeof SavedEvent>;
 

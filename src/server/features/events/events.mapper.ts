@@ -52,7 +52,7 @@ export function toEventDetail(
 ): EventDetail {
   const e = row.event;
   const dates = (extra.dates?.length ? extra.dates : [e]).map((d) => ({ id: d.id, startDate: d.startDate.toISOString(), endDate: d.endDate.toISOString() }));
-  return { ...toEventSummary(row, unit), description: e.description, sources, removedBySource: e.goneAt !== null, mergedRecords: extra.mergedRecords ?? 0, dates };
+  return { ...toEventSummary(row, unit), description: e.description, sources, removedBySource: e.goneAt !== null, cancelledBySource: e.goneAt !== null && e.cancelledBySource, mergedRecords: extra.mergedRecords ?? 0, dates };
 }
 
 export const metresPerUnit = (unit: 'mi' | 'km') => METRES_PER_UNIT[unit];

@@ -113,6 +113,8 @@ export const events = pgTable(
     premergeStatus: text('premerge_status', { enum: ['pending', 'approved', 'rejected'] }),
     /** Set when the event vanished from every feed that listed it; kept, not deleted. */
     goneAt: timestamp('gone_at', { withTimezone: true }),
+    /** Gone because a source said it is cancelled (its item's STATUS), not only dropped from the feed. */
+    cancelledBySource: boolean('cancelled_by_source').notNull().default(false),
     favoriteCount: integer('favorite_count').notNull().default(0),
     /** A cached copy of the event's image, once fetched and resized (see features/images). */
     imageId: uuid('image_id').references(() => images.id, { onDelete: 'set null' }),

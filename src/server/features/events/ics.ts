@@ -34,11 +34,13 @@ const dateOnly = (iso: string, timeZone: string) => {
   return p.replace(/-/g, '');
 };
 
-type CalendarEvent = EventSummary & Partial<Pick<EventDetail, 'description' | 'removedBySource'>>;
+type CalendarEvent = EventSummary & Partial<Pick<EventDetail, 'description' | 'removedBySource' | 'cancelledBySource'>>;
 
-/** What a calendar app shows of an event every source has dropped: kept, and saying so. */
-export const REMOVED_TITLE_SUFFIX = ' (removed by the source)';
-export const REMOVED_NOTE = 'Every source that listed this event has dropped it: check with the organiser before you go.';
+/** What a calendar app shows of an event every source has dropped, or one a source cancelled: kept, and saying so. */
+const GONE = {
+  removed: { status: 'TENTATIVE', suffix: ' (removed by the source)', note: 'Every source that listed this event has dropped it: check with the organiser before you go.' },
+  cancelled: { status: 'CANCELLED', suffix: ' (cancelled)', note: 'The source that listed this event says it is cancelled.' },
+} as const;
 
 function eventLines(e: CalendarEvent, now: Date, origin: string): string[] {
   const lines = [`BEGIN:VEVENT`, `UID:${e.id}@townbeat`, `DTSTAMP:${utcStamp(now)}`];
@@ -49,10 +51,12 @@ function eventLines(e: CalendarEvent, now: Date, origin: string): string[] {
   } else {
     lines.push(`DTSTART:${utcStamp(new Date(e.startDate))}`, `DTEND:${utcStamp(new Date(e.endDate))}`);
   }
-  // Not CANCELLED: a source may drop an event for other reasons, so calendars keep it, marked.
-  if (e.removedBySource) lines.push('STATUS:TENTATIVE');
-  lines.push(`SUMMARY:${escapeText(e.removedBySource ? e.title + REMOVED_TITLE_SUFFIX : e.title)}`);
-  const description = [e.removedBySource ? REMOVED_NOTE : '', e.description ?? ''].filter(Boolean).join('\n\n');
+  // Only what a source said is cancelled is CANCELLED: one may drop an event for other reasons,
+  // so calendars keep that one, marked.
+  const gone = e.cancelledBySource ? GONE.cancelled : e.removedBySource ? GONE.removed : null;
+  if (gone) lines.push(`STATUS:${gone.status}`);
+  lines.push(`SUMMARY:${escapeText(gone ? e.title + gone.suffix : e.title)}`);
+  const description = [gone?.note ?? '', e.description ?? ''].filter(Boolean).join('\n\n');
   if (description) lines.push(`DESCRIPTION:${escapeText(description)}`);
   const location = [e.venue, e.address].filter(Boolean).join(', ');
   if (location) lines.push(`LOCATION:${escapeText(location)}`);

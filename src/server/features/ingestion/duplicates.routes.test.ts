@@ -254,7 +254,9 @@ describe('events a source drops', () => {
     expect(list.map((e) => e.id)).not.toContain(event!.id);
 
     // The member who saved it still has it, marked; so do the calendars it went to.
-    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: event!.id, title: 'Winter Songwriter Showcase', removedBySource: true })]);
+    expect((await api('GET', '/api/user/favorites')).json()).toEqual([
+      expect.objectContaining({ id: event!.id, title: 'Winter Songwriter Showcase', removedBySource: true, cancelledBySource: false }),
+    ]);
     const { url } = (await api('GET', '/api/user/calendar')).json() as { url: string };
     for (const path of [new URL(url).pathname, `/api/events/${event!.id}/ics`]) {
       const feed = (await t.app.inject({ method: 'GET', url: path })).body.replace(/\r\n /g, '');
@@ -262,6 +264,33 @@ describe('events a source drops', () => {
       expect(feed).toContain('STATUS:TENTATIVE');
       expect(feed).toContain('DESCRIPTION:Every source that listed this event has dropped it: check with the organiser before you go.');
     }
+  });
+
+  it('say cancelled when the source says so, in the saved list and calendars, until it lists the event again', async () => {
+    const show = { uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' };
+    const { id } = await source('Venue', 'a', [show]);
+    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    await api('POST', `/api/user/favorites/${event!.id}`);
+    const run = async (status?: string) => {
+      feeds.a = ics([{ ...show, status }]);
+      t.clock.advance(60_000);
+      await api('POST', `/api/admin/sources/${id}/run`);
+    };
+
+    await run('CANCELLED');
+    expect((await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` })).json()).toMatchObject({ removedBySource: true, cancelledBySource: true });
+    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: event!.id, removedBySource: true, cancelledBySource: true })]);
+    const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}/ics` })).body.replace(/\r\n /g, '');
+    expect(feed).toContain('STATUS:CANCELLED');
+    expect(feed).toContain('SUMMARY:Winter Songwriter Showcase (cancelled)');
+    expect(feed).toContain('DESCRIPTION:The source that listed this event says it is cancelled.');
+    expect(feed).not.toContain('removed by the source');
+
+    // Listed again (the cancellation was a mistake): back in lists, no longer marked.
+    await run();
+    expect((await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` })).json()).toMatchObject({ removedBySource: false, cancelledBySource: false });
+    expect(((await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[]).map((e) => e.id)).toContain(event!.id);
   });
 
   it('are not marked in calendars while a source still lists them', async () => {

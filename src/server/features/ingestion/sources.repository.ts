@@ -59,6 +59,8 @@ export interface RunLinkRow {
 export interface EventUpdate extends EventItemFields {
   id: string;
   goneAt: Date | null;
+  /** Gone because the source said it is cancelled; false while listed or only dropped. */
+  cancelledBySource: boolean;
   updatedAt: Date;
 }
 /** An event a source links, as a run compares it with the source's item. */
@@ -66,6 +68,7 @@ export interface LinkedEvent extends EventItemFields {
   id: string;
   status: string;
   goneAt: Date | null;
+  cancelledBySource: boolean;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -119,10 +122,11 @@ const EVENT_COLUMNS: ColumnSpec<RunEventRow>[] = [
 export const COPIED_EVENT_COLUMNS: readonly string[] = [
   ...EVENT_COLUMNS.map(([name]) => name).filter((name) => !['id', 'source_type', 'merged_into', 'premerge_status', 'created_at', 'updated_at'].includes(name)),
   'gone_at',
+  'cancelled_by_source',
 ];
 
 /** What a run may change on an event it links (the id first). */
-const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
+const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
 
 const LINK_COLUMNS: ColumnSpec<RunLinkRow>[] = [
   ['event_id', 'uuid', (r) => r.eventId],
@@ -217,6 +221,7 @@ export function createSourcesRepository(db: Db) {
               id: events.id,
               status: events.status,
               goneAt: events.goneAt,
+              cancelledBySource: events.cancelledBySource,
               title: events.title,
               description: events.description,
               startDate: events.startDate,

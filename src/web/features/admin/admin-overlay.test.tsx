@@ -201,16 +201,19 @@ describe('AdminOverlay for other users', () => {
     expect(fetchFn.mock.calls.some(([u]) => String(u).includes('/api/admin/'))).toBe(false);
   });
 
-  it('marks a saved event that every source has dropped', async () => {
-    const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), removedBySource: false };
-    const dropped = { ...buildEvent({ id: 'e-dropped', title: 'Winter Showcase', isFavorited: true }), removedBySource: true };
-    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([kept, dropped]) : undefined));
+  it('marks a saved event that every source has dropped, and one a source cancelled', async () => {
+    const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), removedBySource: false, cancelledBySource: false };
+    const dropped = { ...buildEvent({ id: 'e-dropped', title: 'Winter Showcase', isFavorited: true }), removedBySource: true, cancelledBySource: false };
+    const cancelled = { ...buildEvent({ id: 'e-cancelled', title: 'Lantern Walk', isFavorited: true }), removedBySource: true, cancelledBySource: true };
+    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([kept, dropped, cancelled]) : undefined));
     renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
     const dialog = await screen.findByRole('dialog', { name: 'My Events' });
     const item = (name: string) => within(dialog).getByRole('link', { name }).closest('li')!;
     await within(dialog).findByRole('link', { name: 'Winter Showcase' });
     expect(within(item('Winter Showcase')).getByText('Removed by the source')).toBeTruthy();
     expect(within(item('Night Market')).queryByText('Removed by the source')).toBeNull();
+    expect(within(item('Lantern Walk')).getByText('Cancelled')).toBeTruthy();
+    expect(within(item('Lantern Walk')).queryByText('Removed by the source')).toBeNull();
   });
 });
 

@@ -122,7 +122,7 @@ function MyEvents({ onNavigate }: { onNavigate: () => void }) {
               </span>
               {e.removedBySource && (
                 <span className="text-sm font-semibold text-destructive" data-testid="saved-removed">
-                  Removed by the source
+                  {e.cancelledBySource ? 'Cancelled' : 'Removed by the source'}
                 </span>
               )}
             </li>

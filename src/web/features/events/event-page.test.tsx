@@ -108,6 +108,16 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(within(screen.getByTestId('event-sources')).getByRole('link').getAttribute('href')).toBe('https://news.example/lanterns');
     removed.unmount();
 
+    // A source said it is cancelled: the page says that, not only that it left the feed.
+    const c = buildDetail({ title: 'Autumn Lantern Walk', removedBySource: true, cancelledBySource: true });
+    stubFetch((url) => (url.pathname === `/api/events/${c.id}` ? json(c) : undefined));
+    const cancelled = renderApp(page, { path: `/events/${c.id}` });
+    const told = await screen.findByTestId('removed-by-source');
+    expect(within(told).getByRole('heading', { name: 'Cancelled' })).toBeTruthy();
+    expect(told.textContent).toContain('says it is cancelled');
+    expect(within(told).queryByText('Removed by the source')).toBeNull();
+    cancelled.unmount();
+
     const listed = buildDetail({ title: 'Summer Lantern Walk' });
     stubFetch((url) => (url.pathname === `/api/events/${listed.id}` ? json(listed) : undefined));
     renderApp(page, { path: `/events/${listed.id}` });

@@ -230,8 +230,17 @@ export default function EventPage() {
         <div data-testid="removed-by-source" className="mt-4 flex items-start gap-3 rounded-lg border border-destructive/40 bg-destructive/10 p-4">
           <ArchiveX className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden />
           <div>
-            <h2 className="font-semibold text-destructive">Removed by the source</h2>
-            <p className="mt-1 text-sm">Every source that listed this event has dropped it, so it is no longer listed. This page is kept for people who saved it.</p>
+            {event.cancelledBySource ? (
+              <>
+                <h2 className="font-semibold text-destructive">Cancelled</h2>
+                <p className="mt-1 text-sm">The source that listed this event says it is cancelled, so it is no longer listed. This page is kept for people who saved it.</p>
+              </>
+            ) : (
+              <>
+                <h2 className="font-semibold text-destructive">Removed by the source</h2>
+                <p className="mt-1 text-sm">Every source that listed this event has dropped it, so it is no longer listed. This page is kept for people who saved it.</p>
+              </>
+            )}
           </div>
         </div>
       )}

@@ -65,7 +65,7 @@ function itemFields(n: NormalisedEvent): EventItemFields {
 }
 
 /** What a source's changed item sets on the event it links; image and URL are kept when the item has none. */
-export function eventPatch(n: NormalisedEvent, old: { imageUrl: string | null; sourceUrl: string | null }): EventItemFields & { goneAt: null } {
+export function eventPatch(n: NormalisedEvent, old: { imageUrl: string | null; sourceUrl: string | null }): EventItemFields & { goneAt: null; cancelledBySource: false } {
   const item = itemFields(n);
-  return { ...item, imageUrl: item.imageUrl ?? old.imageUrl, sourceUrl: item.sourceUrl ?? old.sourceUrl, goneAt: null };
+  return { ...item, imageUrl: item.imageUrl ?? old.imageUrl, sourceUrl: item.sourceUrl ?? old.sourceUrl, goneAt: null, cancelledBySource: false };
 }

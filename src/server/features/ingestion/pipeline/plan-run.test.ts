@@ -110,6 +110,7 @@ describe('planRun', () => {
       id,
       status: 'approved',
       goneAt: null,
+      cancelledBySource: false,
       title: before.title,
       description: before.description,
       startDate: before.start,
@@ -132,6 +133,49 @@ describe('planRun', () => {
     const plan = planRun([item({ price: 12, priceMax: 15, priceNote: 'advance' })], state({ links, linked: new Map([[id, old]]) }));
     expect(plan.updates).toMatchObject([{ id, price: 12, priceMax: 15, priceNote: 'advance' }]);
     expect(planRun([before], state({ links, linked: new Map([[id, old]]) })).updates).toEqual([]);
+  });
+
+  it('marks an event its source cancels as cancelled, and clears the mark when the source lists it again', () => {
+    const id = '00000000-0000-4000-8000-0000000000c1';
+    const shown = item({});
+    const linked = (over: Partial<LinkedEvent>): LinkedEvent => ({
+      id,
+      status: 'approved',
+      goneAt: null,
+      cancelledBySource: false,
+      title: shown.title,
+      description: shown.description,
+      startDate: shown.start,
+      endDate: shown.end,
+      allDay: false,
+      venueName: '',
+      address: null,
+      neighbourhood: null,
+      lat: null,
+      lng: null,
+      geoApprox: false,
+      price: null,
+      priceMax: null,
+      priceNote: null,
+      isFree: false,
+      imageUrl: null,
+      sourceUrl: null,
+      ...over,
+    });
+    const links = new Map([['x', { eventId: id, contentHash: itemHash(shown) }]]);
+    const run = (old: LinkedEvent, n: NormalisedEvent) => planRun([n], state({ links, linked: new Map([[id, old]]) })).updates;
+    const earlier = new Date('2026-11-20T00:00:00Z');
+
+    // Listed, then cancelled: gone now, and cancelled.
+    expect(run(linked({}), item({ cancelled: true }))).toMatchObject([{ id, goneAt: now, cancelledBySource: true }]);
+    // Dropped from the feed earlier, then shown cancelled: still gone since then, now cancelled.
+    expect(run(linked({ goneAt: earlier }), item({ cancelled: true }))).toMatchObject([{ id, goneAt: earlier, cancelledBySource: true }]);
+    // Already cancelled: nothing to write.
+    expect(run(linked({ goneAt: earlier, cancelledBySource: true }), item({ cancelled: true }))).toEqual([]);
+    // Listed again as it was: back, and no longer cancelled.
+    expect(run(linked({ goneAt: earlier, cancelledBySource: true }), shown)).toMatchObject([{ id, goneAt: null, cancelledBySource: false }]);
+    // Listed again with a change: the same.
+    expect(run(linked({ goneAt: earlier, cancelledBySource: true }), item({ title: 'Holiday Makers Fair (moved indoors)' }))).toMatchObject([{ id, goneAt: null, cancelledBySource: false }]);
   });
 
   it('reads windows around the slots of new items only, merged when they touch', () => {

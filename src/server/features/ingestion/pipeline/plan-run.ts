@@ -198,19 +198,20 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     // another source's newer version), and comes back if it was marked gone.
     if (!n.cancelled && state.links.get(n.externalId)?.contentHash === hash) {
       if (old.goneAt && !updates.has(old.id)) {
-        updates.set(old.id, { ...old, goneAt: null, updatedAt: now });
+        updates.set(old.id, { ...old, goneAt: null, cancelledBySource: false, updatedAt: now });
         plan.counts.updated += 1;
         if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
       }
       return;
     }
     if (n.cancelled) {
-      if (!old.goneAt) updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: now, updatedAt: now });
+      // Cancelled, as the source says: gone, and told apart from an event that only left the feed.
+      if (!old.goneAt || !old.cancelledBySource) updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: old.goneAt ?? now, cancelledBySource: true, updatedAt: now });
       plan.counts.updated += 1;
       return;
     }
     const patch = eventPatch(n, old);
-    if (changed<EventItemFields & { goneAt: Date | null }>(old, patch)) {
+    if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean }>(old, patch)) {
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
       plan.counts.updated += 1;
       if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
