@@ -60,3 +60,25 @@ export function zonedDayBounds(instant: Date, timeZone: string): { start: Date; 
   const end = zonedToUtc({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone);
   return { start, end };
 }
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+/** An Intl date format, made once per locale, zone and options. */
+export function dateFormat(locale: string, timeZone: string | undefined, options: Intl.DateTimeFormatOptions) {
+  const key = `${locale}|${timeZone ?? ''}|${JSON.stringify(options)}`;
+  let f = dateFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    dateFormats.set(key, f);
+  }
+  return f;
+}
+
+/** 'Sat, Nov 28 · 7:00 PM' in the city's zone ('Sat, Nov 28 · All day' for all-day events). */
+export function formatEventWhen(e: { startDate: string; allDay: boolean }, timeZone: string | undefined, locale = 'en-US'): string {
+  const d = new Date(e.startDate);
+  if (Number.isNaN(d.getTime())) return '';
+  const day = dateFormat(locale, timeZone, { weekday: 'short', month: 'short', day: 'numeric' }).format(d);
+  if (e.allDay) return `${day} · All day`;
+  const time = dateFormat(locale, timeZone, { hour: 'numeric', minute: '2-digit' }).format(d);
+  return `${day} · ${time}`;
+}

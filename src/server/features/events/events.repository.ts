@@ -1031,6 +1031,12 @@ export function createEventsRepository(db: Db) {
       return rows.length > 0;
     },
 
+    /** Who saved each of these events. */
+    async saversOf(eventIds: readonly string[]): Promise<{ userId: string; eventId: string }[]> {
+      if (!eventIds.length) return [];
+      return db.select({ userId: favorites.userId, eventId: favorites.eventId }).from(favorites).where(inArray(favorites.eventId, [...eventIds]));
+    },
+
     async insertFavorite(userId: string, eventId: string, at: Date): Promise<boolean> {
       const rows = await db.insert(favorites).values({ userId, eventId, createdAt: at }).onConflictDoNothing().returning({ eventId: favorites.eventId });
       return rows.length > 0;

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   t.clock.set(NOW);
-  await t.database.db.execute(sql`truncate sources, events, venues, duplicate_pairs, rate_limits cascade`);
+  await t.database.db.execute(sql`truncate sources, events, venues, duplicate_pairs, rate_limits, notifications cascade`);
   feeds = {};
 });
 
@@ -291,6 +291,38 @@ describe('events a source drops', () => {
     await run();
     expect((await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` })).json()).toMatchObject({ removedBySource: false, cancelledBySource: false });
     expect(((await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[]).map((e) => e.id)).toContain(event!.id);
+  });
+
+  it('are news for whoever saved them when the source cancels or moves them, and for no one else', async () => {
+    const show = { uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' };
+    const { id } = await source('Venue', 'a', [show]);
+    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    await api('POST', `/api/user/favorites/${event!.id}`);
+    const me = ((await api('GET', '/api/auth/user')).json() as { id: string }).id;
+    const received: { userId: string; title: string }[] = [];
+    const stop = t.app.bus.subscribe('notification', (m) => void received.push({ userId: m.userId, title: m.notification.title }));
+    const run = async (item: IcsItem) => {
+      feeds.a = ics([item]);
+      t.clock.advance(60_000);
+      await api('POST', `/api/admin/sources/${id}/run`);
+    };
+    const bell = async (cookie = admin) => ((await api('GET', '/api/notifications', undefined, cookie)).json() as { items: { title: string; message: string }[] }).items.filter((n) => n.title.startsWith('Saved event'));
+
+    await run({ ...show, start: '20261210T200000' });
+    await run({ ...show, start: '20261210T200000', status: 'CANCELLED' });
+    await run({ ...show, start: '20261210T200000', status: 'CANCELLED' });
+    expect(await bell()).toEqual([
+      expect.objectContaining({ title: 'Saved event cancelled', message: '“Winter Songwriter Showcase” (Thu, Dec 10 · 8:00 PM) is cancelled, says its source.' }),
+      expect.objectContaining({ title: 'Saved event moved', message: '“Winter Songwriter Showcase” now starts Thu, Dec 10 · 8:00 PM (it was Thu, Dec 10 · 7:00 PM).' }),
+    ]);
+    // Live too, to the one who saved it only.
+    stop();
+    expect(received.filter((m) => m.title.startsWith('Saved event'))).toEqual([
+      { userId: me, title: 'Saved event moved' },
+      { userId: me, title: 'Saved event cancelled' },
+    ]);
+    expect(await bell(member)).toEqual([]);
   });
 
   it('are not marked in calendars while a source still lists them', async () => {

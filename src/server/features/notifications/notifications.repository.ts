@@ -20,6 +20,15 @@ export function createNotificationsRepository(db: Db) {
       return row;
     },
 
+    /** Many at once (one statement), for news that reaches many people. */
+    async insertMany(list: readonly NewNotification[]): Promise<NotificationRow[]> {
+      if (!list.length) return [];
+      return db
+        .insert(notifications)
+        .values(list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, message: n.message, createdAt: n.at })))
+        .returning();
+    },
+
     async listNewest(userId: string, limit: number): Promise<NotificationRow[]> {
       return db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(limit);
     },

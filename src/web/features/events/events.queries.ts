@@ -1,6 +1,9 @@
 import { useQuery, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { PublicConfig } from '../../../contract/city.ts';
 import type { EventDetail, EventSummary } from '../../../contract/events.ts';
+import { dateFormat, formatEventWhen } from '../../../contract/time.ts';
+
+export { formatEventWhen };
 
 export const CONFIG_KEY = ['/api/config'] as const;
 export const eventDetailKey = (id: string) => ['/api/events', id] as const;
@@ -73,35 +76,14 @@ export function setFavoriteInCache(client: QueryClient, id: string, isFavorited:
   }
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function fmt(locale: string, timeZone: string | undefined, options: Intl.DateTimeFormatOptions) {
-  const key = `${locale}|${timeZone ?? ''}|${JSON.stringify(options)}`;
-  let f = dateFormats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, { ...options, timeZone });
-    dateFormats.set(key, f);
-  }
-  return f;
-}
-
-/** 'Sat, Nov 28 · 7:00 PM' in the city's zone ('Sat, Nov 28 · All day' for all-day events). */
-export function formatEventWhen(e: Pick<EventSummary, 'startDate' | 'allDay'>, timeZone: string | undefined, locale = 'en-US'): string {
-  const d = new Date(e.startDate);
-  if (Number.isNaN(d.getTime())) return '';
-  const day = fmt(locale, timeZone, { weekday: 'short', month: 'short', day: 'numeric' }).format(d);
-  if (e.allDay) return `${day} · All day`;
-  const time = fmt(locale, timeZone, { hour: 'numeric', minute: '2-digit' }).format(d);
-  return `${day} · ${time}`;
-}
-
 /** The time an event ends, in the city's zone ('9:30 PM'), or the date and time when it ends another day. */
 export function formatEventEnd(e: Pick<EventSummary, 'startDate' | 'endDate' | 'allDay'>, timeZone: string | undefined, locale = 'en-US'): string {
   const start = new Date(e.startDate);
   const end = new Date(e.endDate);
   if (Number.isNaN(end.getTime()) || end <= start) return '';
-  const dayFmt = fmt(locale, timeZone, { weekday: 'short', month: 'short', day: 'numeric' });
+  const dayFmt = dateFormat(locale, timeZone, { weekday: 'short', month: 'short', day: 'numeric' });
   const sameDay = dayFmt.format(start) === dayFmt.format(end);
   if (e.allDay) return sameDay ? '' : dayFmt.format(new Date(end.getTime() - 1));
-  const time = fmt(locale, timeZone, { hour: 'numeric', minute: '2-digit' }).format(end);
+  const time = dateFormat(locale, timeZone, { hour: 'numeric', minute: '2-digit' }).format(end);
   return sameDay ? time : `${dayFmt.format(end)} · ${time}`;
 }

@@ -176,6 +176,16 @@ describe('planRun', () => {
     expect(run(linked({ goneAt: earlier, cancelledBySource: true }), shown)).toMatchObject([{ id, goneAt: null, cancelledBySource: false }]);
     // Listed again with a change: the same.
     expect(run(linked({ goneAt: earlier, cancelledBySource: true }), item({ title: 'Holiday Makers Fair (moved indoors)' }))).toMatchObject([{ id, goneAt: null, cancelledBySource: false }]);
+
+    // News for whoever saved it: a listed event cancelled, or moved; not other changes, nor events awaiting review.
+    const news = (old: LinkedEvent, n: NormalisedEvent) => planRun([n], state({ links, linked: new Map([[id, old]]) })).news;
+    expect(news(linked({}), item({ cancelled: true }))).toEqual([{ id, title: shown.title, allDay: false, kind: 'cancelled', start: shown.start }]);
+    expect(news(linked({ goneAt: earlier, cancelledBySource: true }), item({ cancelled: true }))).toEqual([]);
+    const later = new Date('2026-12-05T19:00:00Z');
+    expect(news(linked({}), item({ start: later, end: new Date('2026-12-05T21:00:00Z') }))).toEqual([{ id, title: shown.title, allDay: false, kind: 'moved', from: shown.start, to: later }]);
+    expect(news(linked({}), item({ price: 5 }))).toEqual([]);
+    expect(news(linked({ status: 'pending' }), item({ cancelled: true }))).toEqual([]);
+    expect(news(linked({ status: 'pending' }), item({ start: later }))).toEqual([]);
   });
 
   it('reads windows around the slots of new items only, merged when they touch', () => {

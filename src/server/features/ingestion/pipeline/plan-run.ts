@@ -61,8 +61,12 @@ export interface RunPlan {
   seen: { externalId: string; contentHash: string }[];
   pairs: ProposedPair[];
   announce: { id: string; action: 'created' | 'updated' }[];
+  /** What people who saved a listed event need to hear: the source cancelled it, or moved its start. */
+  news: SavedEventNews[];
   counts: RunCounts;
 }
+
+export type SavedEventNews = { id: string; title: string; allDay: boolean } & ({ kind: 'cancelled'; start: Date } | { kind: 'moved'; from: Date; to: Date });
 
 /** What a source says about one item; a run compares it with the hash stored on the link. */
 export function itemHash(n: NormalisedEvent): string {
@@ -160,7 +164,7 @@ const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, 
  */
 export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
   const { source, now } = state;
-  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [] } };
+  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [] } };
   const matcher = createMatcher(state.nearby, state.listedBySource);
   const venueIds = new Map(state.venues);
   // By event id: when two items link one event, the last one's values win, as they would one by one.
@@ -206,7 +210,13 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     }
     if (n.cancelled) {
       // Cancelled, as the source says: gone, and told apart from an event that only left the feed.
-      if (!old.goneAt || !old.cancelledBySource) updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: old.goneAt ?? now, cancelledBySource: true, updatedAt: now });
+      if (!old.goneAt || !old.cancelledBySource) {
+        updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: old.goneAt ?? now, cancelledBySource: true, updatedAt: now });
+        if (old.status === 'approved') {
+          plan.announce.push({ id: old.id, action: 'updated' });
+          plan.news.push({ id: old.id, title: old.title, allDay: old.allDay, kind: 'cancelled', start: old.startDate });
+        }
+      }
       plan.counts.updated += 1;
       return;
     }
@@ -214,7 +224,10 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean }>(old, patch)) {
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
       plan.counts.updated += 1;
-      if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
+      if (old.status === 'approved') {
+        plan.announce.push({ id: old.id, action: 'updated' });
+        if (patch.startDate.getTime() !== old.startDate.getTime()) plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'moved', from: old.startDate, to: patch.startDate });
+      }
     }
   };
 

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { savedEventNotifications } from './saved-event-news.ts';
+
+const city = { timeZone: 'America/Los_Angeles', locale: 'en-US' };
+const at = new Date('2026-11-27T18:00:00Z');
+
+describe('savedEventNotifications', () => {
+  it('tells each person who saved an event, in the city’s time, that it is cancelled or moved', () => {
+    const news = [
+      { id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'cancelled' as const, start: new Date('2026-12-05T02:00:00Z') },
+      { id: 'e2', title: 'Makers Fair', allDay: false, kind: 'moved' as const, from: new Date('2026-12-12T18:00:00Z'), to: new Date('2026-12-13T19:30:00Z') },
+      { id: 'e3', title: 'Winter Market', allDay: true, kind: 'moved' as const, from: new Date('2026-12-19T08:00:00Z'), to: new Date('2026-12-20T08:00:00Z') },
+    ];
+    const savers = [
+      { userId: 'u1', eventId: 'e1' },
+      { userId: 'u2', eventId: 'e1' },
+      { userId: 'u1', eventId: 'e2' },
+      { userId: 'u3', eventId: 'e3' },
+      { userId: 'u4', eventId: 'not-in-the-news' },
+    ];
+    expect(savedEventNotifications(news, savers, city, at)).toEqual([
+      // 02:00 UTC on Dec 5 is the evening of Dec 4 in Portland.
+      { userId: 'u1', type: 'info', title: 'Saved event cancelled', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is cancelled, says its source.', at },
+      { userId: 'u2', type: 'info', title: 'Saved event cancelled', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is cancelled, says its source.', at },
+      { userId: 'u1', type: 'info', title: 'Saved event moved', message: '“Makers Fair” now starts Sun, Dec 13 · 11:30 AM (it was Sat, Dec 12 · 10:00 AM).', at },
+      { userId: 'u3', type: 'info', title: 'Saved event moved', message: '“Winter Market” now starts Sun, Dec 20 · All day (it was Sat, Dec 19 · All day).', at },
+    ]);
+  });
+
+  it('tells no one when nobody saved the event', () => {
+    expect(savedEventNotifications([{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'cancelled', start: at }], [], city, at)).toEqual([]);
+  });
+});
