@@ -11,6 +11,8 @@ export interface IcsItem {
   /** The event's page (URL). */
   url?: string;
   description?: string;
+  /** An RRULE value ('FREQ=WEEKLY;COUNT=4'). */
+  rrule?: string;
 }
 
 /** An iCalendar content line folded at 75 octets, as RFC 5545 asks (the text is ASCII here). */
@@ -25,6 +27,7 @@ export function icsCalendar(events: IcsItem[]): string {
     if (e.location) lines.push(`LOCATION:${e.location}`);
     if (e.geo) lines.push(`GEO:${e.geo}`);
     if (e.status) lines.push(`STATUS:${e.status}`);
+    if (e.rrule) lines.push(`RRULE:${e.rrule}`);
     if (e.url) lines.push(`URL:${e.url}`);
     if (e.description) lines.push(foldLine(`DESCRIPTION:${escapeText(e.description)}`));
     lines.push('END:VEVENT');

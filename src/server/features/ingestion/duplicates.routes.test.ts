@@ -4,6 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
+import { UNSEEN_KEPT } from './ingestion.service.ts';
 
 // Deduplication end to end: calendars of distinct events stay distinct; what may be one event is
 // proposed to admins, who merge (reversibly) or keep apart.
@@ -323,6 +324,30 @@ describe('events a source drops', () => {
       { userId: me, title: 'Saved event cancelled' },
     ]);
     expect(await bell(member)).toEqual([]);
+  });
+
+  it('stay listed while a run did not read the whole source, and go once a whole run lacks them', { timeout: 60_000 }, async () => {
+    const show = { uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' };
+    // More dates than one run lists of a series: such a run says it did not read them all.
+    const chimes = { uid: 'chimes@square', title: 'Pioneer Square Chimes', start: '20261201T090000', location: 'Pioneer Courthouse Square', rrule: 'FREQ=HOURLY;INTERVAL=6' };
+    const { id } = await source('Venue', 'a', [show, chimes]);
+    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Winter Songwriter Showcase'`);
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    const run = async (items: IcsItem[]) => {
+      feeds.a = ics(items);
+      t.clock.advance(60_000);
+      return (await api('POST', `/api/admin/sources/${id}/run`)).json() as { notes: { kind: string; reason: string; count: number }[] };
+    };
+    const page = async () => (await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` })).json() as { removedBySource: boolean };
+
+    const partial = await run([chimes]);
+    expect(partial.notes).toContainEqual(expect.objectContaining({ kind: 'unread' }));
+    expect(partial.notes).toContainEqual({ kind: 'kept', reason: UNSEEN_KEPT, count: 1, examples: [] });
+    expect((await page()).removedBySource).toBe(false);
+
+    const whole = await run([]);
+    expect(whole.notes.filter((n) => n.kind === 'kept')).toEqual([]);
+    expect((await page()).removedBySource).toBe(true);
   });
 
   it('are not marked in calendars while a source still lists them', async () => {

@@ -81,6 +81,9 @@ export class NotContributable extends AppError {
   }
 }
 
+/** What a run that did not read the whole source says of the listed events it did not meet. */
+export const UNSEEN_KEPT = 'were listed before and not met by this run, which did not read the whole source; kept listed';
+
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;
 
@@ -165,8 +168,13 @@ export function createIngestionService(deps: {
     };
   }
 
-  /** Writes a plan in bulk statements of at most CHUNK rows each. */
-  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date) {
+  /**
+   * Writes a plan in bulk statements of at most CHUNK rows each. Events the run did not see are
+   * marked gone only when it read the whole source: after a page limit or the recurrence budget
+   * (an `unread` note), a missing event may simply not have been read, so it stays listed and the
+   * run says how many it kept. Returns that count.
+   */
+  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<number> {
     const chunks = async <T>(rows: T[], write: (rows: T[]) => Promise<unknown>) => {
       for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
     };
@@ -177,7 +185,9 @@ export function createIngestionService(deps: {
     await chunks(plan.newLinks, r.insertRunLinks);
     await chunks(plan.updates, r.updateEvents);
     await r.touchLinks(source.id, plan.seen, now);
+    if (!readWhole) return r.countUnseen(source.id, runStart, now);
     await r.markGone(source.id, runStart, now);
+    return 0;
   }
 
   /** Tells, in the run's transaction, whoever saved an event the plan cancels or moves. */
@@ -198,7 +208,8 @@ export function createIngestionService(deps: {
       await r.lockSource(source.id);
       const state = await loadRunState(tx, source, items, classified);
       const plan = planRun(items, state);
-      await writePlan(r, source, plan, runStart, state.now);
+      const keptUnseen = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
+      if (keptUnseen) summary.notes.push({ kind: 'kept', reason: UNSEEN_KEPT, count: keptUnseen, examples: [] });
       const pairs = createDuplicatesRepository(tx);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
       summary.created += plan.counts.created;

@@ -322,13 +322,23 @@ export function createSourcesRepository(db: Db) {
      * event another source still lists (directly, or through a record merged into it) stays.
      */
     async markGone(sourceId: string, runStart: Date, now: Date) {
-      await db.execute(sql`update ${events} set gone_at = ${now.toISOString()} where gone_at is null and start_date > ${now.toISOString()} and id in (
+      await db.execute(sql`update ${events} set gone_at = ${now.toISOString()} where ${unseenBy(sourceId, runStart, now)}`);
+    },
+    /** How many events markGone would mark (a run that did not read the whole source keeps them listed). */
+    async countUnseen(sourceId: string, runStart: Date, now: Date): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(unseenBy(sourceId, runStart, now));
+      return row?.n ?? 0;
+    },
+  };
+}
+
+/** Listed events only this source lists, still to come, that its run did not see again. */
+function unseenBy(sourceId: string, runStart: Date, now: Date) {
+  return sql`${events.goneAt} is null and ${events.startDate} > ${now.toISOString()} and ${events.id} in (
         select ${eventSources.eventId} from ${eventSources} where ${eventSources.sourceId} = ${sourceId} and ${eventSources.seenAt} < ${runStart.toISOString()})
         and not exists (select 1 from ${eventSources} s2 where s2.event_id = ${events.id} and s2.source_id is distinct from ${sourceId})
         and not exists (select 1 from ${events} c join ${eventSources} s3 on s3.event_id = c.id
-          where c.merged_into = ${events.id} and c.gone_at is null and s3.source_id is distinct from ${sourceId})`);
-    },
-  };
+          where c.merged_into = ${events.id} and c.gone_at is null and s3.source_id is distinct from ${sourceId})`;
 }
 
 export type SourcesRepository = ReturnType<typeof createSourcesRepository>;
