@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { UNSEEN_KEPT } from './ingestion.service.ts';
+import { SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 
 // Deduplication end to end: calendars of distinct events stay distinct; what may be one event is
 // proposed to admins, who merge (reversibly) or keep apart.
@@ -345,9 +345,39 @@ describe('events a source drops', () => {
     expect(partial.notes).toContainEqual({ kind: 'kept', reason: UNSEEN_KEPT, count: 1, examples: [] });
     expect((await page()).removedBySource).toBe(false);
 
-    const whole = await run([]);
-    expect(whole.notes.filter((n) => n.kind === 'kept')).toEqual([]);
+    // A whole run without the show (and without the series: most of the source at once, which
+    // one run holds and the next confirms) removes it.
+    expect((await run([])).notes).toContainEqual(expect.objectContaining({ kind: 'kept', reason: SUDDEN_DROP_KEPT }));
+    expect((await page()).removedBySource).toBe(false);
+    expect((await run([])).notes.filter((n) => n.kind === 'kept')).toEqual([]);
     expect((await page()).removedBySource).toBe(true);
+  });
+
+  it('stay listed one run more when most of a source goes missing at once, then go', async () => {
+    const shows = Array.from({ length: 6 }, (_, i) => ({ uid: `show-${i}@venue`, title: `Songwriter Night ${i + 1}`, start: `202612${String(10 + i)}T190000`, location: 'Doug Fir Lounge' }));
+    const { id } = await source('Venue', 'a', shows);
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    const run = async (items: IcsItem[]) => {
+      feeds.a = ics(items);
+      t.clock.advance(60_000);
+      return (await api('POST', `/api/admin/sources/${id}/run`)).json() as { notes: { kind: string; reason: string; count: number }[] };
+    };
+    const listed = async () => ((await t.app.inject({ method: 'GET', url: '/api/events?limit=20' })).json() as { title: string }[]).map((e) => e.title).sort();
+
+    // The feed comes back cut short: five of six missing is held, not removed.
+    expect((await run(shows.slice(0, 1))).notes).toContainEqual({ kind: 'kept', reason: SUDDEN_DROP_KEPT, count: 5, examples: [] });
+    expect(await listed()).toHaveLength(6);
+    // Whole again: nothing was lost, nothing to hold.
+    expect((await run(shows)).notes.filter((n) => n.kind === 'kept')).toEqual([]);
+    expect(await listed()).toHaveLength(6);
+    // Cut short twice running: the second run confirms it, and they go.
+    await run(shows.slice(0, 1));
+    expect((await run(shows.slice(0, 1))).notes.filter((n) => n.kind === 'kept')).toEqual([]);
+    expect(await listed()).toEqual(['Songwriter Night 1']);
+    // A few missing at once is the source's ordinary news: removed on the run that lacks them.
+    await run(shows);
+    expect((await run(shows.slice(0, 2))).notes.filter((n) => n.kind === 'kept')).toEqual([]);
+    expect(await listed()).toEqual(['Songwriter Night 1', 'Songwriter Night 2']);
   });
 
   it('are not marked in calendars while a source still lists them', async () => {

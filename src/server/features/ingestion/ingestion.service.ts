@@ -83,6 +83,10 @@ export class NotContributable extends AppError {
 
 /** What a run that did not read the whole source says of the listed events it did not meet. */
 export const UNSEEN_KEPT = 'were listed before and not met by this run, which did not read the whole source; kept listed';
+/** At least this many of a source's listed events, and over this share of them, missing at once is held one run. */
+export const SUDDEN_DROP_MIN = 5;
+export const SUDDEN_DROP_SHARE = 0.5;
+export const SUDDEN_DROP_KEPT = 'were missing from this run, most of what the source lists: kept listed until the next run shows they are gone';
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;
@@ -169,12 +173,15 @@ export function createIngestionService(deps: {
   }
 
   /**
-   * Writes a plan in bulk statements of at most CHUNK rows each. Events the run did not see are
-   * marked gone only when it read the whole source: after a page limit or the recurrence budget
-   * (an `unread` note), a missing event may simply not have been read, so it stays listed and the
-   * run says how many it kept. Returns that count.
+   * Writes a plan in bulk statements of at most CHUNK rows each, then marks gone the events the
+   * run did not meet, unless that may be the run's doing rather than the source's (the note it
+   * returns says how many it kept listed, and why):
+   * - the run did not read the whole source: after a page limit or the recurrence budget (an
+   *   `unread` note), a missing event may simply not have been read;
+   * - most of the source's events went missing at once (a feed served empty or cut short for a
+   *   while): they stay listed until the next run that stores confirms it.
    */
-  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<number> {
+  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<RunNote | null> {
     const chunks = async <T>(rows: T[], write: (rows: T[]) => Promise<unknown>) => {
       for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
     };
@@ -185,9 +192,15 @@ export function createIngestionService(deps: {
     await chunks(plan.newLinks, r.insertRunLinks);
     await chunks(plan.updates, r.updateEvents);
     await r.touchLinks(source.id, plan.seen, now);
-    if (!readWhole) return r.countUnseen(source.id, runStart, now);
+    const unseen = await r.countUnseen(source.id, runStart, now);
+    if (unseen === 0) return null;
+    if (!readWhole) return { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] };
+    if (unseen >= SUDDEN_DROP_MIN && unseen > SUDDEN_DROP_SHARE * (await r.countListedOnlyBy(source.id, now))) {
+      const heldLastRun = (await r.lastStoredRunNotes(source.id)).some((n) => n.reason === SUDDEN_DROP_KEPT);
+      if (!heldLastRun) return { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] };
+    }
     await r.markGone(source.id, runStart, now);
-    return 0;
+    return null;
   }
 
   /** Tells, in the run's transaction, whoever saved an event the plan cancels or moves. */
@@ -208,8 +221,8 @@ export function createIngestionService(deps: {
       await r.lockSource(source.id);
       const state = await loadRunState(tx, source, items, classified);
       const plan = planRun(items, state);
-      const keptUnseen = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
-      if (keptUnseen) summary.notes.push({ kind: 'kept', reason: UNSEEN_KEPT, count: keptUnseen, examples: [] });
+      const kept = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
+      if (kept) summary.notes.push(kept);
       const pairs = createDuplicatesRepository(tx);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
       summary.created += plan.counts.created;
@@ -397,6 +410,8 @@ export function createIngestionService(deps: {
           summary.rejected = noteCount(summary.notes, 'rejected');
           summary.skipped = noteCount(summary.notes, 'skipped');
           await store(source, items, startedAt, summary, await classifyWithModel(source, items));
+          // Held back: the next run reads the feed whole again rather than hear 'not modified'.
+          if (summary.notes.some((n) => n.reason === SUDDEN_DROP_KEPT)) validators = { etag: null, lastModified: null };
         }
       } catch (err) {
         summary.status = 'error';

@@ -1,7 +1,8 @@
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { eventSources, events, venues } from '../events/events.table.ts';
 import { sourceRuns, sources } from './sources.table.ts';
+import type { RunNote } from './run-notes.ts';
 
 export type SourceRow = typeof sources.$inferSelect;
 type EventStatus = 'pending' | 'approved' | 'rejected';
@@ -196,6 +197,16 @@ export function createSourcesRepository(db: Db) {
     },
     listRuns: (sourceId: string, limit: number) =>
       db.select().from(sourceRuns).where(eq(sourceRuns.sourceId, sourceId)).orderBy(desc(sourceRuns.startedAt)).limit(limit),
+    /** The notes of the source's last run that stored what it read. */
+    async lastStoredRunNotes(sourceId: string): Promise<RunNote[]> {
+      const [row] = await db
+        .select({ notes: sourceRuns.notes })
+        .from(sourceRuns)
+        .where(and(eq(sourceRuns.sourceId, sourceId), eq(sourceRuns.status, 'success')))
+        .orderBy(desc(sourceRuns.startedAt))
+        .limit(1);
+      return row?.notes ?? [];
+    },
 
     /** Serialises writes of one source across instances until the transaction ends. */
     async lockSource(sourceId: string) {
@@ -329,13 +340,19 @@ export function createSourcesRepository(db: Db) {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(unseenBy(sourceId, runStart, now));
       return row?.n ?? 0;
     },
+    /** How many listed events to come only this source lists, whether its run met them or not. */
+    async countListedOnlyBy(sourceId: string, now: Date): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(unseenBy(sourceId, null, now));
+      return row?.n ?? 0;
+    },
   };
 }
 
-/** Listed events only this source lists, still to come, that its run did not see again. */
-function unseenBy(sourceId: string, runStart: Date, now: Date) {
+/** Listed events only this source lists, still to come, that its run did not see again (with no run: all of them). */
+function unseenBy(sourceId: string, runStart: Date | null, now: Date) {
+  const unseen = runStart ? sql` and ${eventSources.seenAt} < ${runStart.toISOString()}` : sql``;
   return sql`${events.goneAt} is null and ${events.startDate} > ${now.toISOString()} and ${events.id} in (
-        select ${eventSources.eventId} from ${eventSources} where ${eventSources.sourceId} = ${sourceId} and ${eventSources.seenAt} < ${runStart.toISOString()})
+        select ${eventSources.eventId} from ${eventSources} where ${eventSources.sourceId} = ${sourceId}${unseen})
         and not exists (select 1 from ${eventSources} s2 where s2.event_id = ${events.id} and s2.source_id is distinct from ${sourceId})
         and not exists (select 1 from ${events} c join ${eventSources} s3 on s3.event_id = c.id
           where c.merged_into = ${events.id} and c.gone_at is null and s3.source_id is distinct from ${sourceId})`;
