@@ -95,6 +95,9 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     const line = await screen.findByTestId('sources-attention');
     expect(line.textContent).toBe('1 source of 11 failed its last run · 2 sources could not use some entries of their feed.Review sources');
     expect(within(line).getByRole('link', { name: 'Review sources' }).getAttribute('href')).toBe('/admin/sources');
+    // Before the cards, so that on a phone (where they stack) it is not below the fold.
+    const card = screen.getByTestId('card-system-status');
+    expect(line.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('changes a role after confirmation, and shows the server refusal as a toast', async () => {

@@ -93,6 +93,15 @@ export function AdminOverview() {
           Could not load system health.
         </p>
       )}
+      {/* First, above the cards: on a phone they stack, and what needs a look would sit below them. */}
+      {attention.length > 0 && (
+        <p data-testid="sources-attention" className="mb-4 flex flex-wrap items-center gap-x-2 text-sm">
+          <span className={status.data?.scraping.failing ? 'text-destructive' : 'text-accent'}>{attention.join(' · ')}.</span>
+          <Link href="/admin/sources" className="font-medium text-primary underline underline-offset-2">
+            Review sources
+          </Link>
+        </p>
+      )}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Card testId="card-system-status" label="System Status" value={s?.value ?? '…'} hint={s?.hint} tone={s?.tone} />
         <Card label="Total Events" value={overview.data ? overview.data.totalEvents.toLocaleString('en-US') : '…'} hint="Approved and listed" />
@@ -112,14 +121,6 @@ export function AdminOverview() {
             ? `last run ${when(status.data.scraping.lastRun)} (${status.data.scraping.lastSource}, ${status.data.scraping.lastResult})`
             : 'no run yet'}
           {' · '}scheduler {status.data.scraping.status} · AI: {status.data.ai.model}
-        </p>
-      )}
-      {attention.length > 0 && (
-        <p data-testid="sources-attention" className="mt-2 flex flex-wrap items-center gap-x-2 text-sm">
-          <span className={status.data?.scraping.failing ? 'text-destructive' : 'text-accent'}>{attention.join(' · ')}.</span>
-          <Link href="/admin/sources" className="font-medium text-primary underline underline-offset-2">
-            Review sources
-          </Link>
         </p>
       )}
       <section aria-labelledby="recent-activity-heading" className="mt-8 rounded-lg border border-border bg-card p-4 shadow-sm">
