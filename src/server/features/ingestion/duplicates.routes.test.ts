@@ -247,7 +247,12 @@ describe('events a source drops', () => {
     expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: event!.id, removedBySource: false })]);
     feeds.a = ics([]);
     t.clock.advance(60_000);
+    const announced: string[] = [];
+    const stop = t.app.bus.subscribe('event_update', (d) => void announced.push(`${d.id}:${d.action}`));
     await api('POST', `/api/admin/sources/${id}/run`);
+    stop();
+    // Open lists hear of it and drop it.
+    expect(announced).toEqual([`${event!.id}:updated`]);
     const page = await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` });
     expect(page.statusCode).toBe(200);
     expect(page.json()).toMatchObject({ title: 'Winter Songwriter Showcase', removedBySource: true });

@@ -199,7 +199,8 @@ export function createIngestionService(deps: {
       const heldLastRun = (await r.lastStoredRunNotes(source.id)).some((n) => n.reason === SUDDEN_DROP_KEPT);
       if (!heldLastRun) return { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] };
     }
-    await r.markGone(source.id, runStart, now);
+    // Open lists drop them at once, as they show a new or changed event.
+    for (const e of await r.markGone(source.id, runStart, now)) if (e.status === 'approved') plan.announce.push({ id: e.id, action: 'updated' });
     return null;
   }
 

@@ -332,8 +332,8 @@ export function createSourcesRepository(db: Db) {
      * Marks events only this source listed, still to come, that its run did not see again. An
      * event another source still lists (directly, or through a record merged into it) stays.
      */
-    async markGone(sourceId: string, runStart: Date, now: Date) {
-      await db.execute(sql`update ${events} set gone_at = ${now.toISOString()} where ${unseenBy(sourceId, runStart, now)}`);
+    async markGone(sourceId: string, runStart: Date, now: Date): Promise<{ id: string; status: string }[]> {
+      return queryRows<{ id: string; status: string }>(db, sql`update ${events} set gone_at = ${now.toISOString()} where ${unseenBy(sourceId, runStart, now)} returning id, status`);
     },
     /** How many events markGone would mark (a run that did not read the whole source keeps them listed). */
     async countUnseen(sourceId: string, runStart: Date, now: Date): Promise<number> {
