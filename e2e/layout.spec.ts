@@ -246,6 +246,25 @@ test('double-clicking the logo on another page opens the admin overlay', async (
   await expect(page).toHaveURL((url) => url.pathname === '/');
 });
 
+test("on a phone, a member's event page keeps its title whole above the actions", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, viewport: PHONE });
+  const page = await context.newPage();
+  const res = await page.request.post('/api/auth/signup', { data: newUser(), headers: { origin: baseURL! } });
+  expect(res.status(), await res.text()).toBe(201);
+  await page.goto(`/events/${await eventId(page, SEED.zebra)}`);
+  const title = page.getByRole('heading', { level: 1, name: SEED.zebra });
+  await expect(title).toBeVisible();
+  // A member has three actions, which fit beside a title squeezed to a sliver: one word a line,
+  // with the heart over the first.
+  const titleBox = (await title.boundingBox())!;
+  const heartBox = (await page.getByRole('button', { name: `Add ${SEED.zebra} to favorites` }).boundingBox())!;
+  expect(heartBox.y, `title ${JSON.stringify(titleBox)}, heart ${JSON.stringify(heartBox)}`).toBeGreaterThanOrEqual(titleBox.y + titleBox.height);
+  expect(titleBox.width).toBeGreaterThanOrEqual(PHONE.width - 40);
+  expect(await title.evaluate((h) => h.scrollWidth <= h.clientWidth + 1)).toBe(true);
+  expect(await coveredElements(page, PAGE_TARGETS)).toEqual([]);
+  await context.close();
+});
+
 test('a member sees no Admin item and no Interface Mode control, and the logo opens no admin overlay', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, viewport: PHONE });
   const page = await context.newPage();

@@ -207,7 +207,8 @@ export default function EventPage() {
       </div>
 
       <div className="mt-6 flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0 flex-1">
+        {/* At least 16rem: on a phone the actions wrap below the title instead of squeezing it into a sliver. */}
+        <div className="min-w-0 grow basis-64">
           <h1 className="text-3xl font-bold leading-tight">{event.title}</h1>
           {event.isDemo && <p className="mt-1 text-xs font-medium text-muted-foreground">Demo content</p>}
         </div>
