@@ -238,33 +238,45 @@ describe('possible duplicates for admins', () => {
 });
 
 describe('events a source drops', () => {
-  it('stay reachable by their page, marked as removed by the source, in the saved list and calendars too', async () => {
-    const { id } = await source('Venue', 'a', [{ uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' }]);
-    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
+  const SHOW: IcsItem = { uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' };
+  /** A source listing `items`, run once, its events approved; with the show's event id when it lists it. */
+  async function approvedSource(items: IcsItem[]) {
+    const { id } = await source('Venue', 'a', items);
     await t.database.db.execute(sql`update events set status = 'approved'`);
-    // Saved before the source drops it.
-    expect((await api('POST', `/api/user/favorites/${event!.id}`)).json()).toEqual({ isFavorited: true });
-    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: event!.id, removedBySource: false })]);
-    feeds.a = ics([]);
+    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = ${SHOW.title}`);
+    return { id, eventId: event?.id ?? '' };
+  }
+  /** The feed now serves `items`; a minute on, the source runs again. */
+  async function rerun(id: string, items: IcsItem[]) {
+    feeds.a = ics(items);
     t.clock.advance(60_000);
+    return (await api('POST', `/api/admin/sources/${id}/run`)).json() as { notes: { kind: string; reason: string; count: number }[] };
+  }
+  const eventPage = async (eventId: string) => (await t.app.inject({ method: 'GET', url: `/api/events/${eventId}` })).json() as { removedBySource: boolean; cancelledBySource: boolean };
+
+  it('stay reachable by their page, marked as removed by the source, in the saved list and calendars too', async () => {
+    const { id, eventId } = await approvedSource([SHOW]);
+    // Saved before the source drops it.
+    expect((await api('POST', `/api/user/favorites/${eventId}`)).json()).toEqual({ isFavorited: true });
+    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: eventId, removedBySource: false })]);
     const announced: string[] = [];
     const stop = t.app.bus.subscribe('event_update', (d) => void announced.push(`${d.id}:${d.action}`));
-    await api('POST', `/api/admin/sources/${id}/run`);
+    await rerun(id, []);
     stop();
     // Open lists hear of it and drop it.
-    expect(announced).toEqual([`${event!.id}:updated`]);
-    const page = await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` });
+    expect(announced).toEqual([`${eventId}:updated`]);
+    const page = await t.app.inject({ method: 'GET', url: `/api/events/${eventId}` });
     expect(page.statusCode).toBe(200);
     expect(page.json()).toMatchObject({ title: 'Winter Songwriter Showcase', removedBySource: true });
     const list = (await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[];
-    expect(list.map((e) => e.id)).not.toContain(event!.id);
+    expect(list.map((e) => e.id)).not.toContain(eventId);
 
     // The member who saved it still has it, marked; so do the calendars it went to.
     expect((await api('GET', '/api/user/favorites')).json()).toEqual([
-      expect.objectContaining({ id: event!.id, title: 'Winter Songwriter Showcase', removedBySource: true, cancelledBySource: false }),
+      expect.objectContaining({ id: eventId, title: 'Winter Songwriter Showcase', removedBySource: true, cancelledBySource: false }),
     ]);
     const { url } = (await api('GET', '/api/user/calendar')).json() as { url: string };
-    for (const path of [new URL(url).pathname, `/api/events/${event!.id}/ics`]) {
+    for (const path of [new URL(url).pathname, `/api/events/${eventId}/ics`]) {
       const feed = (await t.app.inject({ method: 'GET', url: path })).body.replace(/\r\n /g, '');
       expect(feed).toContain('SUMMARY:Winter Songwriter Showcase (removed by the source)');
       expect(feed).toContain('STATUS:TENTATIVE');
@@ -273,51 +285,36 @@ describe('events a source drops', () => {
   });
 
   it('say cancelled when the source says so, in the saved list and calendars, until it lists the event again', async () => {
-    const show = { uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' };
-    const { id } = await source('Venue', 'a', [show]);
-    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
-    await t.database.db.execute(sql`update events set status = 'approved'`);
-    await api('POST', `/api/user/favorites/${event!.id}`);
-    const run = async (status?: string) => {
-      feeds.a = ics([{ ...show, status }]);
-      t.clock.advance(60_000);
-      await api('POST', `/api/admin/sources/${id}/run`);
-    };
+    const { id, eventId } = await approvedSource([SHOW]);
+    await api('POST', `/api/user/favorites/${eventId}`);
 
-    await run('CANCELLED');
-    expect((await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` })).json()).toMatchObject({ removedBySource: true, cancelledBySource: true });
-    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: event!.id, removedBySource: true, cancelledBySource: true })]);
-    const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}/ics` })).body.replace(/\r\n /g, '');
+    await rerun(id, [{ ...SHOW, status: 'CANCELLED' }]);
+    expect(await eventPage(eventId)).toMatchObject({ removedBySource: true, cancelledBySource: true });
+    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: eventId, removedBySource: true, cancelledBySource: true })]);
+    const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${eventId}/ics` })).body.replace(/\r\n /g, '');
     expect(feed).toContain('STATUS:CANCELLED');
     expect(feed).toContain('SUMMARY:Winter Songwriter Showcase (cancelled)');
     expect(feed).toContain('DESCRIPTION:The source that listed this event says it is cancelled.');
     expect(feed).not.toContain('removed by the source');
 
     // Listed again (the cancellation was a mistake): back in lists, no longer marked.
-    await run();
-    expect((await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` })).json()).toMatchObject({ removedBySource: false, cancelledBySource: false });
-    expect(((await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[]).map((e) => e.id)).toContain(event!.id);
+    await rerun(id, [SHOW]);
+    expect(await eventPage(eventId)).toMatchObject({ removedBySource: false, cancelledBySource: false });
+    expect(((await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[]).map((e) => e.id)).toContain(eventId);
   });
 
   it('are news for whoever saved them when the source cancels or moves them, and for no one else', async () => {
-    const show = { uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' };
-    const { id } = await source('Venue', 'a', [show]);
-    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
-    await t.database.db.execute(sql`update events set status = 'approved'`);
-    await api('POST', `/api/user/favorites/${event!.id}`);
+    const { id, eventId } = await approvedSource([SHOW]);
+    await api('POST', `/api/user/favorites/${eventId}`);
     const me = ((await api('GET', '/api/auth/user')).json() as { id: string }).id;
     const received: { userId: string; title: string }[] = [];
     const stop = t.app.bus.subscribe('notification', (m) => void received.push({ userId: m.userId, title: m.notification.title }));
-    const run = async (item: IcsItem) => {
-      feeds.a = ics([item]);
-      t.clock.advance(60_000);
-      await api('POST', `/api/admin/sources/${id}/run`);
-    };
     const bell = async (cookie = admin) => ((await api('GET', '/api/notifications', undefined, cookie)).json() as { items: { title: string; message: string }[] }).items.filter((n) => n.title.startsWith('Saved event'));
 
-    await run({ ...show, start: '20261210T200000' });
-    await run({ ...show, start: '20261210T200000', status: 'CANCELLED' });
-    await run({ ...show, start: '20261210T200000', status: 'CANCELLED' });
+    const moved = { ...SHOW, start: '20261210T200000' };
+    await rerun(id, [moved]);
+    await rerun(id, [{ ...moved, status: 'CANCELLED' }]);
+    await rerun(id, [{ ...moved, status: 'CANCELLED' }]);
     expect(await bell()).toEqual([
       expect.objectContaining({ title: 'Saved event cancelled', message: '“Winter Songwriter Showcase” (Thu, Dec 10 · 8:00 PM) is cancelled, says its source.' }),
       expect.objectContaining({ title: 'Saved event moved', message: '“Winter Songwriter Showcase” now starts Thu, Dec 10 · 8:00 PM (it was Thu, Dec 10 · 7:00 PM).' }),
@@ -332,18 +329,11 @@ describe('events a source drops', () => {
   });
 
   it('stay listed while a run did not read the whole source, and go once a whole run lacks them', { timeout: 60_000 }, async () => {
-    const show = { uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' };
     // More dates than one run lists of a series: such a run says it did not read them all.
     const chimes = { uid: 'chimes@square', title: 'Pioneer Square Chimes', start: '20261201T090000', location: 'Pioneer Courthouse Square', rrule: 'FREQ=HOURLY;INTERVAL=6' };
-    const { id } = await source('Venue', 'a', [show, chimes]);
-    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Winter Songwriter Showcase'`);
-    await t.database.db.execute(sql`update events set status = 'approved'`);
-    const run = async (items: IcsItem[]) => {
-      feeds.a = ics(items);
-      t.clock.advance(60_000);
-      return (await api('POST', `/api/admin/sources/${id}/run`)).json() as { notes: { kind: string; reason: string; count: number }[] };
-    };
-    const page = async () => (await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}` })).json() as { removedBySource: boolean };
+    const { id, eventId } = await approvedSource([SHOW, chimes]);
+    const run = (items: IcsItem[]) => rerun(id, items);
+    const page = () => eventPage(eventId);
 
     const partial = await run([chimes]);
     expect(partial.notes).toContainEqual(expect.objectContaining({ kind: 'unread' }));
@@ -360,14 +350,8 @@ describe('events a source drops', () => {
 
   it('stay listed one run more when most of a source goes missing at once, then go', async () => {
     const shows = Array.from({ length: 6 }, (_, i) => ({ uid: `show-${i}@venue`, title: `Songwriter Night ${i + 1}`, start: `202612${String(10 + i)}T190000`, location: 'Doug Fir Lounge' }));
-    const { id } = await source('Venue', 'a', shows);
-    await t.database.db.execute(sql`update events set status = 'approved'`);
-    const run = async (items: IcsItem[]) => {
-      feeds.a = ics(items);
-      t.clock.advance(60_000);
-      return (await api('POST', `/api/admin/sources/${id}/run`)).json() as { notes: { kind: string; reason: string; count: number }[] };
-    };
-    const listed = async () => ((await t.app.inject({ method: 'GET', url: '/api/events?limit=20' })).json() as { title: string }[]).map((e) => e.title).sort();
+    const { id } = await approvedSource(shows);
+    const run = (items: IcsItem[]) => rerun(id, items);
 
     // The feed comes back cut short: five of six missing is held, not removed.
     expect((await run(shows.slice(0, 1))).notes).toContainEqual({ kind: 'kept', reason: SUDDEN_DROP_KEPT, count: 5, examples: [] });
@@ -386,10 +370,8 @@ describe('events a source drops', () => {
   });
 
   it('are not marked in calendars while a source still lists them', async () => {
-    await source('Venue', 'a', [{ uid: 'show@venue', title: 'Winter Songwriter Showcase', start: '20261210T190000', location: 'Doug Fir Lounge' }]);
-    const [event] = await queryRows<{ id: string }>(t.database.db, sql`select id from events`);
-    await t.database.db.execute(sql`update events set status = 'approved'`);
-    const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${event!.id}/ics` })).body;
+    const { eventId } = await approvedSource([SHOW]);
+    const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${eventId}/ics` })).body;
     expect(feed).toContain('SUMMARY:Winter Songwriter Showcase\r\n');
     expect(feed).not.toContain('STATUS:');
     expect(feed).not.toContain('removed by the source');

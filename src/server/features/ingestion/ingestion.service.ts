@@ -207,12 +207,14 @@ export function createIngestionService(deps: {
   /** Tells, in the run's transaction, whoever saved an event the plan cancels or moves. */
   async function tellSavers(tx: Db, plan: RunPlan, now: Date): Promise<NotificationRow[]> {
     if (!plan.news.length) return [];
+    const eventsRepo = createEventsRepository(tx);
+    const notifications = createNotificationsRepository(tx);
     const ids = plan.news.map((n) => n.id);
     const savers: { userId: string; eventId: string }[] = [];
-    for (let i = 0; i < ids.length; i += CHUNK) savers.push(...(await createEventsRepository(tx).saversOf(ids.slice(i, i + CHUNK))));
+    for (let i = 0; i < ids.length; i += CHUNK) savers.push(...(await eventsRepo.saversOf(ids.slice(i, i + CHUNK))));
     const list = savedEventNotifications(plan.news, savers, city, now);
     const out: NotificationRow[] = [];
-    for (let i = 0; i < list.length; i += CHUNK) out.push(...(await createNotificationsRepository(tx).insertMany(list.slice(i, i + CHUNK))));
+    for (let i = 0; i < list.length; i += CHUNK) out.push(...(await notifications.insertMany(list.slice(i, i + CHUNK))));
     return out;
   }
 

@@ -42,7 +42,7 @@ export function newEventRow(
 }
 
 /** What a source's item says about the event, as columns. */
-function itemFields(n: NormalisedEvent): EventItemFields {
+export function itemFields(n: NormalisedEvent): EventItemFields {
   return {
     title: n.title,
     description: n.description,

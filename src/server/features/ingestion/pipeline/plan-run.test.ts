@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkedEvent, NearbyEvent } from '../sources.repository.ts';
+import { itemFields } from './event-row.ts';
 import type { NormalisedEvent } from './normalise.ts';
 import { itemHash, planRun, slotWindows, type RunState } from './plan-run.ts';
 
@@ -29,6 +30,8 @@ const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
   cancelled: false,
   ...over,
 });
+/** The event a source's item made, as a run reads it back: the item's fields, listed and approved. */
+const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', goneAt: null, cancelledBySource: false, ...itemFields(n), ...over });
 const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   id: '00000000-0000-4000-8000-00000000000a',
   title: 'Holiday Makers Fair',
@@ -106,29 +109,7 @@ describe('planRun', () => {
   it("updates a linked event when the source's price reading changes: a range and a note", () => {
     const id = '00000000-0000-4000-8000-0000000000b1';
     const before = item({ price: 12 });
-    const old: LinkedEvent = {
-      id,
-      status: 'approved',
-      goneAt: null,
-      cancelledBySource: false,
-      title: before.title,
-      description: before.description,
-      startDate: before.start,
-      endDate: before.end,
-      allDay: false,
-      venueName: '',
-      address: null,
-      neighbourhood: null,
-      lat: null,
-      lng: null,
-      geoApprox: false,
-      price: 12,
-      priceMax: null,
-      priceNote: null,
-      isFree: false,
-      imageUrl: null,
-      sourceUrl: null,
-    };
+    const old = linkedTo(id, before);
     const links = new Map([['x', { eventId: id, contentHash: itemHash(before) }]]);
     const plan = planRun([item({ price: 12, priceMax: 15, priceNote: 'advance' })], state({ links, linked: new Map([[id, old]]) }));
     expect(plan.updates).toMatchObject([{ id, price: 12, priceMax: 15, priceNote: 'advance' }]);
@@ -138,30 +119,7 @@ describe('planRun', () => {
   it('marks an event its source cancels as cancelled, and clears the mark when the source lists it again', () => {
     const id = '00000000-0000-4000-8000-0000000000c1';
     const shown = item({});
-    const linked = (over: Partial<LinkedEvent>): LinkedEvent => ({
-      id,
-      status: 'approved',
-      goneAt: null,
-      cancelledBySource: false,
-      title: shown.title,
-      description: shown.description,
-      startDate: shown.start,
-      endDate: shown.end,
-      allDay: false,
-      venueName: '',
-      address: null,
-      neighbourhood: null,
-      lat: null,
-      lng: null,
-      geoApprox: false,
-      price: null,
-      priceMax: null,
-      priceNote: null,
-      isFree: false,
-      imageUrl: null,
-      sourceUrl: null,
-      ...over,
-    });
+    const linked = (over: Partial<LinkedEvent>) => linkedTo(id, shown, over);
     const links = new Map([['x', { eventId: id, contentHash: itemHash(shown) }]]);
     const run = (old: LinkedEvent, n: NormalisedEvent) => planRun([n], state({ links, linked: new Map([[id, old]]) })).updates;
     const earlier = new Date('2026-11-20T00:00:00Z');
