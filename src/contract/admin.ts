@@ -30,10 +30,14 @@ export const SystemStatus = z.object({
     lastRun: z.string().nullable(),
     lastResult: z.enum(['success', 'not_modified', 'error']).nullable(),
     lastSource: z.string().nullable(),
-    /** Enabled sources that have run, those whose last run failed, and those whose last run left entries of the feed out. */
+    /**
+     * Enabled sources that have run, those whose last run failed, those whose last run left entries
+     * of the feed out, and those whose last run kept listed events it did not meet.
+     */
     sources: z.number().int(),
     failing: z.number().int(),
     leftOut: z.number().int(),
+    held: z.number().int(),
   }),
   ai: z.object({ status: z.enum(['operational', 'degraded']), model: z.string() }),
 });

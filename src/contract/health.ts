@@ -9,9 +9,10 @@ export const HealthChecks = z.object({
   /**
    * The last run of each enabled source: 'failing' when most of them failed; `leftOut` counts
    * those whose last run did not fail while the last one that read the feed could not use some of
-   * its entries (its run notes say why; a 'not modified' run since changes nothing of it).
+   * its entries (its run notes say why; a 'not modified' run since changes nothing of it); `held`
+   * counts, likewise, those whose last run kept listed events it did not meet.
    */
-  sources: z.object({ status: z.enum(['ok', 'failing']), failing: z.number().int(), leftOut: z.number().int(), total: z.number().int() }),
+  sources: z.object({ status: z.enum(['ok', 'failing']), failing: z.number().int(), leftOut: z.number().int(), held: z.number().int(), total: z.number().int() }),
 });
 export type HealthChecks = z.infer<typeof HealthChecks>;
 

@@ -69,6 +69,11 @@ export const SourceResponse = z.object({
     eventsSeen: z.number().int(),
     /** Entries of the feed the last successful run could not use (its History says why). */
     lastRunSkipped: z.number().int(),
+    /**
+     * Listed events the last successful run did not meet and kept listed: it did not read the whole
+     * source, or most of the source's events went missing at once (its History says which).
+     */
+    lastRunHeld: z.number().int(),
     etag: z.string().nullable(),
     lastModified: z.string().nullable(),
   }),

@@ -265,7 +265,7 @@ describe('system status, health and security', () => {
     expect(s.database).toMatchObject({ status: 'connected', responseTime: expect.any(Number), kind: t.database.kind === 'pglite' ? 'embedded' : 'postgres' });
     expect(s.api.endpoints).toBe(t.app.accessRules.filter((r) => r.url.startsWith('/api')).length);
     expect(s.websocket).toEqual({ status: 'idle', connections: 0 });
-    expect(s.scraping).toMatchObject({ status: 'off', lastRun: null, lastResult: null, sources: 0, failing: 0, leftOut: 0 });
+    expect(s.scraping).toMatchObject({ status: 'off', lastRun: null, lastResult: null, sources: 0, failing: 0, leftOut: 0, held: 0 });
     expect(s.ai).toEqual({ status: 'operational', model: 'Built-in engines (offline)' });
   });
 
@@ -300,20 +300,21 @@ describe('system status, health and security', () => {
     const now = new Date();
     const run = (id: string, status: string, minutesAgo: number) =>
       db.execute(sql`insert into source_runs (source_id, started_at, finished_at, status, trigger) values (${id}, ${new Date(now.getTime() - minutesAgo * 60_000).toISOString()}, ${new Date(now.getTime() - minutesAgo * 60_000 + 1000).toISOString()}, ${status}, 'manual')`);
-    // H1 failed before, then read its feed leaving 2 entries out, and found it unchanged since
-    // (what it left out still holds). H2 and H3 failed last: 2 of 3; H3's entries left out by an
-    // earlier run do not count while it fails.
+    // H1 failed before, then read its feed leaving 2 entries out and keeping 3 listed events it
+    // did not meet, and found it unchanged since (both still hold). H2 and H3 failed last: 2 of 3;
+    // what an earlier run of H3 left out or kept does not count while it fails.
     await run(ids[0]!.id, 'error', 10);
     await run(ids[0]!.id, 'success', 5);
     await run(ids[0]!.id, 'not_modified', 1);
     await run(ids[1]!.id, 'error', 2);
     await run(ids[2]!.id, 'error', 3);
     await db.execute(sql`update sources set last_run_skipped = case name when 'H1' then 2 when 'H3' then 5 else 0 end where name in ('H1', 'H2', 'H3')`);
+    await db.execute(sql`update sources set last_run_held = 3 where name in ('H1', 'H3')`);
     const health = (await api('GET', '/api/health', undefined, '')).json();
-    expect(health).toMatchObject({ status: 'degraded', checks: { sources: { status: 'failing', failing: 2, leftOut: 1, total: 3 } } });
+    expect(health).toMatchObject({ status: 'degraded', checks: { sources: { status: 'failing', failing: 2, leftOut: 1, held: 1, total: 3 } } });
     const status = (await api('GET', '/api/admin/system-status')).json();
     expect(status.api.status).toBe('degraded');
-    expect(status.scraping).toEqual({ status: 'failing', lastRun: expect.any(String), lastResult: 'not_modified', lastSource: 'H1', sources: 3, failing: 2, leftOut: 1 });
+    expect(status.scraping).toEqual({ status: 'failing', lastRun: expect.any(String), lastResult: 'not_modified', lastSource: 'H1', sources: 3, failing: 2, leftOut: 1, held: 1 });
     await db.execute(sql`delete from sources where name in ('H1', 'H2', 'H3')`);
     expect((await api('GET', '/api/health', undefined, '')).json().status).toBe('operational');
   });

@@ -105,6 +105,7 @@ export function createAdminService(deps: {
           sources: checks.sources.total,
           failing: checks.sources.failing,
           leftOut: checks.sources.leftOut,
+          held: checks.sources.held,
         },
         ai: { status: deps.live.aiFailing() ? 'degraded' : 'operational', model: model ?? 'Built-in engines (offline)' },
       };

@@ -123,6 +123,10 @@ describe('read commands answer at once with real data', () => {
     expect(s.commandType).toBe('source_status');
     expect(s.response).toContain('"Parks Sheet"');
     expect(s.response).toContain('which left out 2 entries of the feed (see its History)');
+    expect(s.response).not.toContain('did not meet');
+    // A run that kept listed events it did not meet says so too.
+    await t.database.db.execute(sql`update sources set last_run_held = 3 where name = 'Parks Sheet'`);
+    expect((await ask('source status')).response).toContain('(see its History), and did not meet 3 of its listed events, kept listed until a later run shows they are gone');
   });
 
   it('unhandled 5xx errors are written to the error log, and View Error Logs shows them', async () => {

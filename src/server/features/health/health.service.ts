@@ -53,10 +53,13 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
     }
   }
 
-  /** The last run of each enabled source: how many there are, how many failed, how many left entries of the feed out. */
+  /**
+   * The last run of each enabled source: how many there are, how many failed, how many left entries
+   * of the feed out, how many kept listed events they did not meet.
+   */
   async function sourceRunsCheck(): Promise<HealthChecks['sources']> {
     const rows = await db
-      .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status, lastRunSkipped: sources.lastRunSkipped })
+      .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status, lastRunSkipped: sources.lastRunSkipped, lastRunHeld: sources.lastRunHeld })
       .from(sourceRuns)
       .innerJoin(sources, eq(sources.id, sourceRuns.sourceId))
       .where(eq(sources.enabled, true))
@@ -64,8 +67,9 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
     const failing = rows.filter((r) => r.status === 'error').length;
     // What the last run that read the feed left out: a 'not modified' run since keeps it true.
     const leftOut = rows.filter((r) => r.status !== 'error' && r.lastRunSkipped > 0).length;
+    const held = rows.filter((r) => r.status !== 'error' && r.lastRunHeld > 0).length;
     // "Most" = more than half of the enabled sources that have run at all.
-    return { status: rows.length > 0 && failing * 2 > rows.length ? 'failing' : 'ok', failing, leftOut, total: rows.length };
+    return { status: rows.length > 0 && failing * 2 > rows.length ? 'failing' : 'ok', failing, leftOut, held, total: rows.length };
   }
 
   function schedulerCheck(): HealthChecks['scheduler'] {
@@ -77,7 +81,7 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
 
   async function checks(): Promise<HealthChecks> {
     const database = await pingDatabase();
-    const sourcesCheck = database.status === 'down' ? { status: 'ok' as const, failing: 0, leftOut: 0, total: 0 } : await sourceRunsCheck();
+    const sourcesCheck = database.status === 'down' ? { status: 'ok' as const, failing: 0, leftOut: 0, held: 0, total: 0 } : await sourceRunsCheck();
     return { database, scheduler: schedulerCheck(), sources: sourcesCheck };
   }
 

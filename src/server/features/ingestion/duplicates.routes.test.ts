@@ -339,6 +339,8 @@ describe('events a source drops', () => {
     expect(partial.notes).toContainEqual(expect.objectContaining({ kind: 'unread' }));
     expect(partial.notes).toContainEqual({ kind: 'kept', reason: UNSEEN_KEPT, count: 1, examples: [] });
     expect((await page()).removedBySource).toBe(false);
+    const listedSources = (await api('GET', '/api/admin/sources')).json() as { id: string; health: { lastRunHeld: number } }[];
+    expect(listedSources.find((s) => s.id === id)!.health.lastRunHeld).toBe(1);
 
     // A whole run without the show (and without the series: most of the source at once, which
     // one run holds and the next confirms) removes it.
@@ -353,12 +355,20 @@ describe('events a source drops', () => {
     const { id } = await approvedSource(shows);
     const run = (items: IcsItem[]) => rerun(id, items);
 
+    const held = async () => ((await api('GET', '/api/admin/sources')).json() as { id: string; health: { lastRunHeld: number } }[]).find((s) => s.id === id)!.health.lastRunHeld;
+    const sourcesHeld = async () => ((await api('GET', '/api/admin/system-status')).json() as { scraping: { held: number } }).scraping.held;
+
     // The feed comes back cut short: five of six missing is held, not removed.
     expect((await run(shows.slice(0, 1))).notes).toContainEqual({ kind: 'kept', reason: SUDDEN_DROP_KEPT, count: 5, examples: [] });
     expect(await listed()).toHaveLength(6);
+    // Its card and the Overview tell the admin, without opening the History.
+    expect(await held()).toBe(5);
+    expect(await sourcesHeld()).toBe(1);
     // Whole again: nothing was lost, nothing to hold.
     expect((await run(shows)).notes.filter((n) => n.kind === 'kept')).toEqual([]);
     expect(await listed()).toHaveLength(6);
+    expect(await held()).toBe(0);
+    expect(await sourcesHeld()).toBe(0);
     // Cut short twice running: the second run confirms it, and they go.
     await run(shows.slice(0, 1));
     expect((await run(shows.slice(0, 1))).notes.filter((n) => n.kind === 'kept')).toEqual([]);

@@ -87,6 +87,8 @@ export const UNSEEN_KEPT = 'were listed before and not met by this run, which di
 export const SUDDEN_DROP_MIN = 5;
 export const SUDDEN_DROP_SHARE = 0.5;
 export const SUDDEN_DROP_KEPT = 'were missing from this run, most of what the source lists: kept listed until the next run shows they are gone';
+/** The listed events a run did not meet and kept listed, from its notes. */
+export const heldCount = (notes: readonly RunNote[]) => notes.reduce((n, note) => (note.kind === 'kept' && (note.reason === UNSEEN_KEPT || note.reason === SUDDEN_DROP_KEPT) ? n + note.count : n), 0);
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;
@@ -445,7 +447,7 @@ export function createIngestionService(deps: {
         lastRunAt: finishedAt,
         ...(summary.status === 'error'
           ? { lastError: summary.error ?? 'failed', consecutiveFailures: source.consecutiveFailures + 1 }
-          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, ...validators }),
+          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, lastRunHeld: summary.status === 'success' ? heldCount(summary.notes) : source.lastRunHeld, ...validators }),
       });
       return summary;
     },

@@ -41,6 +41,7 @@ export function toSourceResponse(s: SourceRow): SourceResponse {
       consecutiveFailures: s.consecutiveFailures,
       eventsSeen: s.eventsSeen,
       lastRunSkipped: s.lastRunSkipped,
+      lastRunHeld: s.lastRunHeld,
       etag: s.etag,
       lastModified: s.lastModified,
     },

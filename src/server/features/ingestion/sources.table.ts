@@ -22,6 +22,8 @@ export const sources = pgTable(
     eventsSeen: integer('events_seen').notNull().default(0),
     /** Entries of the feed its last successful run could not use (that run's notes say why). */
     lastRunSkipped: integer('last_run_skipped').notNull().default(0),
+    /** Listed events its last successful run did not meet yet kept listed (a partial read, a sudden drop). */
+    lastRunHeld: integer('last_run_held').notNull().default(0),
     etag: text('etag'),
     lastModified: text('last_modified'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

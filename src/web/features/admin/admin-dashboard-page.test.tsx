@@ -22,7 +22,7 @@ const user = (over: Partial<AdminUser>): AdminUser => ({
   ...over,
 });
 
-function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number; database?: 'embedded' | 'postgres' } = {}) {
+function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number; held?: number; database?: 'embedded' | 'postgres' } = {}) {
   const patches: { url: string; body: unknown }[] = [];
   let people = [user({ id: 'a1', email: 'ada@example.test', role: 'admin' }), user({})];
   const fetch = stubFetch((url, init) => {
@@ -40,7 +40,7 @@ function api(opts: { score?: number; patchStatus?: number; failing?: number; lef
           database: { status: 'connected', responseTime: 1.5, kind: opts.database ?? 'embedded' },
           api: { status: 'operational', endpoints: 88 },
           websocket: { status: 'active', connections: 3 },
-          scraping: { status: 'running', lastRun: '2026-11-18T19:00:00Z', lastResult: 'success', lastSource: 'City calendar', sources: 11, failing: opts.failing ?? 0, leftOut: opts.leftOut ?? 0 },
+          scraping: { status: 'running', lastRun: '2026-11-18T19:00:00Z', lastResult: 'success', lastSource: 'City calendar', sources: 11, failing: opts.failing ?? 0, leftOut: opts.leftOut ?? 0, held: opts.held ?? 0 },
           ai: { status: 'operational', model: 'Built-in engines (offline)' },
         });
       case '/api/admin/overview':
@@ -89,11 +89,11 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('sources-attention')).toBeNull();
   });
 
-  it('points to the sources whose last run failed or left entries of the feed out', async () => {
-    api({ failing: 1, leftOut: 2 });
+  it('points to the sources whose last run failed, left entries of the feed out or kept events it did not meet', async () => {
+    api({ failing: 1, leftOut: 2, held: 1 });
     renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
     const line = await screen.findByTestId('sources-attention');
-    expect(line.textContent).toBe('1 source of 11 failed its last run · 2 sources could not use some entries of their feed.Review sources');
+    expect(line.textContent).toBe('1 source of 11 failed its last run · 2 sources could not use some entries of their feed · 1 source missed listed events in its last run, kept listed for now.Review sources');
     expect(within(line).getByRole('link', { name: 'Review sources' }).getAttribute('href')).toBe('/admin/sources');
     // Before the cards, so that on a phone (where they stack) it is not below the fold.
     const card = screen.getByTestId('card-system-status');

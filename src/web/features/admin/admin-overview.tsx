@@ -44,13 +44,15 @@ function statusSummary(s: SystemStatus): { value: string; hint: string; tone: 'g
 const sources = (n: number) => `${n} ${n === 1 ? 'source' : 'sources'}`;
 
 /**
- * The sources an admin should look at: those whose last run failed, and those whose last reading
- * of the feed could not use some of its entries (the Sources page says why). Empty when none.
+ * The sources an admin should look at: those whose last run failed, those whose last reading of
+ * the feed could not use some of its entries, and those whose last run did not meet events they
+ * list (kept listed until a later run shows they are gone; the Sources page says why). Empty when none.
  */
 export function sourcesAttention(s: SystemStatus['scraping']): string[] {
   const out: string[] = [];
   if (s.failing > 0) out.push(`${sources(s.failing)} of ${s.sources} failed ${s.failing === 1 ? 'its' : 'their'} last run`);
   if (s.leftOut > 0) out.push(`${sources(s.leftOut)} could not use some entries of ${s.leftOut === 1 ? 'its' : 'their'} feed`);
+  if (s.held > 0) out.push(`${sources(s.held)} missed listed events in ${s.held === 1 ? 'its' : 'their'} last run, kept listed for now`);
   return out;
 }
 

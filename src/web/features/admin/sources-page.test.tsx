@@ -25,7 +25,7 @@ function source(over: Partial<SourceResponse> = {}): SourceResponse {
     enabled: true,
     isDemo: false,
     config: {},
-    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, lastRunSkipped: 0, etag: null, lastModified: null },
+    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, lastRunSkipped: 0, lastRunHeld: 0, etag: null, lastModified: null },
     ...over,
   };
 }
@@ -33,7 +33,7 @@ function source(over: Partial<SourceResponse> = {}): SourceResponse {
 const HEALTHY = source({
   name: 'Portland Parks calendar',
   isDemo: true,
-  health: { lastRunAt: ago(5 * 60_000), lastSuccessAt: ago(5 * 60_000), lastError: null, consecutiveFailures: 0, eventsSeen: 1234, lastRunSkipped: 0, etag: null, lastModified: null },
+  health: { lastRunAt: ago(5 * 60_000), lastSuccessAt: ago(5 * 60_000), lastError: null, consecutiveFailures: 0, eventsSeen: 1234, lastRunSkipped: 0, lastRunHeld: 0, etag: null, lastModified: null },
 });
 const FAILING = source({
   id: '00000000-0000-4000-8000-00000000000b',
@@ -42,7 +42,7 @@ const FAILING = source({
   sourceType: 'rss',
   trusted: false,
   intervalMinutes: 15,
-  health: { lastRunAt: ago(2 * 3600_000), lastSuccessAt: ago(3 * 86_400_000), lastError: 'HTTP 503 from feed', consecutiveFailures: 4, eventsSeen: 12, lastRunSkipped: 3, etag: null, lastModified: null },
+  health: { lastRunAt: ago(2 * 3600_000), lastSuccessAt: ago(3 * 86_400_000), lastError: 'HTTP 503 from feed', consecutiveFailures: 4, eventsSeen: 12, lastRunSkipped: 3, lastRunHeld: 0, etag: null, lastModified: null },
 });
 
 /** Like Handler, but may answer 'not mine' (undefined) after awaiting. */
@@ -174,6 +174,20 @@ describe('SourcesPage', () => {
       '2 entries had no title (e.g. “row 4”, “row 9”)',
       '1 entry had a start more than 730 days ahead, beyond the listing horizon (e.g. “Expo 2030”)',
     ]);
+  });
+
+  it('tells how many listed events the last run did not meet and kept listed, and See why opens History', async () => {
+    const held = source({ id: '00000000-0000-4000-8000-00000000000c', name: 'Cut-short feed', health: { ...HEALTHY.health, lastRunHeld: 6 } });
+    api({ list: [HEALTHY, held] });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Cut-short feed' });
+    expect(within(item('Cut-short feed')).getByTestId('source-last-held').textContent).toBe(
+      '6 listed events were not in the last run and stay listed until a later run shows they are gone. See why',
+    );
+    expect(within(item('Portland Parks calendar')).queryByTestId('source-last-held')).toBeNull();
+    const toggle = within(item('Cut-short feed')).getByRole('button', { name: 'History' });
+    fireEvent.click(within(item('Cut-short feed')).getByRole('button', { name: 'See why' }));
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
   });
 
   it('Add source checks the config JSON before sending, then shows the server field errors inline', async () => {

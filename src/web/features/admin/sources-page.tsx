@@ -279,6 +279,18 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
             </dd>
           </div>
         )}
+        {h.lastRunHeld > 0 && (
+          <div className="col-span-full">
+            <dt className="text-xs text-muted-foreground">Kept listed by the last run</dt>
+            <dd data-testid="source-last-held">
+              {h.lastRunHeld.toLocaleString('en-US')} listed {h.lastRunHeld === 1 ? 'event was' : 'events were'} not in the last run and {h.lastRunHeld === 1 ? 'stays' : 'stay'} listed until a later run shows{' '}
+              {h.lastRunHeld === 1 ? 'it is' : 'they are'} gone.{' '}
+              <button type="button" className="font-medium text-primary underline-offset-2 hover:underline" onClick={() => setHistory(true)}>
+                See why
+              </button>
+            </dd>
+          </div>
+        )}
         {h.lastError && (
           <div className="col-span-full">
             <dt className="text-xs text-muted-foreground">Last error</dt>
