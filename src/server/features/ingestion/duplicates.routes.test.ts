@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 
 // Deduplication end to end: calendars of distinct events stay distinct; what may be one event is
 // proposed to admins, who merge (reversibly) or keep apart.
@@ -342,15 +342,16 @@ describe('events a source drops', () => {
     const listedSources = (await api('GET', '/api/admin/sources')).json() as { id: string; health: { lastRunHeld: number } }[];
     expect(listedSources.find((s) => s.id === id)!.health.lastRunHeld).toBe(1);
 
-    // A whole run without the show (and without the series: most of the source at once, which
-    // one run holds and the next confirms) removes it.
+    // A whole run without the show (and without the series: most of the source at once, held
+    // until it has lasted SUDDEN_DROP_HOLD_HOURS) removes it.
     expect((await run([])).notes).toContainEqual(expect.objectContaining({ kind: 'kept', reason: SUDDEN_DROP_KEPT }));
     expect((await page()).removedBySource).toBe(false);
+    t.clock.advance(SUDDEN_DROP_HOLD_HOURS * 3600_000);
     expect((await run([])).notes.filter((n) => n.kind === 'kept')).toEqual([]);
     expect((await page()).removedBySource).toBe(true);
   });
 
-  it('stay listed one run more when most of a source goes missing at once, then go', async () => {
+  it('stay listed for hours when most of a source goes missing at once, then go', async () => {
     const shows = Array.from({ length: 6 }, (_, i) => ({ uid: `show-${i}@venue`, title: `Songwriter Night ${i + 1}`, start: `202612${String(10 + i)}T190000`, location: 'Doug Fir Lounge' }));
     const { id } = await approvedSource(shows);
     const run = (items: IcsItem[]) => rerun(id, items);
@@ -369,10 +370,15 @@ describe('events a source drops', () => {
     expect(await listed()).toHaveLength(6);
     expect(await held()).toBe(0);
     expect(await sourcesHeld()).toBe(0);
-    // Cut short twice running: the second run confirms it, and they go.
+    // Cut short for a while, run after run (this source runs every minute): still held.
     await run(shows.slice(0, 1));
+    t.clock.advance(SUDDEN_DROP_HOLD_HOURS * 3600_000 - 2 * 60_000);
+    expect((await run(shows.slice(0, 1))).notes).toContainEqual({ kind: 'kept', reason: SUDDEN_DROP_KEPT, count: 5, examples: [] });
+    expect(await listed()).toHaveLength(6);
+    // Still missing SUDDEN_DROP_HOLD_HOURS after the first run that held them: they go.
     expect((await run(shows.slice(0, 1))).notes.filter((n) => n.kind === 'kept')).toEqual([]);
     expect(await listed()).toEqual(['Songwriter Night 1']);
+    expect(await held()).toBe(0);
     // A few missing at once is the source's ordinary news: removed on the run that lacks them.
     await run(shows);
     expect((await run(shows.slice(0, 2))).notes.filter((n) => n.kind === 'kept')).toEqual([]);

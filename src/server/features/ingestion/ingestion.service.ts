@@ -83,10 +83,16 @@ export class NotContributable extends AppError {
 
 /** What a run that did not read the whole source says of the listed events it did not meet. */
 export const UNSEEN_KEPT = 'were listed before and not met by this run, which did not read the whole source; kept listed';
-/** At least this many of a source's listed events, and over this share of them, missing at once is held one run. */
+/**
+ * At least this many of a source's listed events, and over this share of them, missing at once is
+ * held: kept listed until they have been missing for SUDDEN_DROP_HOLD_HOURS, and one run more.
+ * A feed served empty or cut short (a failing export, a CDN serving half a file) is usually fixed
+ * within hours; a source that runs every few minutes would otherwise confirm it at once.
+ */
 export const SUDDEN_DROP_MIN = 5;
 export const SUDDEN_DROP_SHARE = 0.5;
-export const SUDDEN_DROP_KEPT = 'were missing from this run, most of what the source lists: kept listed until the next run shows they are gone';
+export const SUDDEN_DROP_HOLD_HOURS = 6;
+export const SUDDEN_DROP_KEPT = `were missing from this run, most of what the source lists: kept listed until they have been missing for ${SUDDEN_DROP_HOLD_HOURS} hours`;
 /** The listed events a run did not meet and kept listed, from its notes. */
 export const heldCount = (notes: readonly RunNote[]) => notes.reduce((n, note) => (note.kind === 'kept' && (note.reason === UNSEEN_KEPT || note.reason === SUDDEN_DROP_KEPT) ? n + note.count : n), 0);
 
@@ -181,7 +187,8 @@ export function createIngestionService(deps: {
    * - the run did not read the whole source: after a page limit or the recurrence budget (an
    *   `unread` note), a missing event may simply not have been read;
    * - most of the source's events went missing at once (a feed served empty or cut short for a
-   *   while): they stay listed until the next run that stores confirms it.
+   *   while): they stay listed until a run that stores still misses them SUDDEN_DROP_HOLD_HOURS
+   *   after the first run that held them.
    */
   async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<RunNote | null> {
     const chunks = async <T>(rows: T[], write: (rows: T[]) => Promise<unknown>) => {
@@ -198,8 +205,8 @@ export function createIngestionService(deps: {
     if (unseen === 0) return null;
     if (!readWhole) return { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] };
     if (unseen >= SUDDEN_DROP_MIN && unseen > SUDDEN_DROP_SHARE * (await r.countListedOnlyBy(source.id, now))) {
-      const heldLastRun = (await r.lastStoredRunNotes(source.id)).some((n) => n.reason === SUDDEN_DROP_KEPT);
-      if (!heldLastRun) return { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] };
+      const since = await r.heldSince(source.id, SUDDEN_DROP_KEPT);
+      if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] };
     }
     // Open lists drop them at once, as they show a new or changed event.
     for (const e of await r.markGone(source.id, runStart, now)) if (e.status === 'approved') plan.announce.push({ id: e.id, action: 'updated' });

@@ -2,7 +2,6 @@ import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { eventSources, events, venues } from '../events/events.table.ts';
 import { sourceRuns, sources } from './sources.table.ts';
-import type { RunNote } from './run-notes.ts';
 
 export type SourceRow = typeof sources.$inferSelect;
 type EventStatus = 'pending' | 'approved' | 'rejected';
@@ -197,15 +196,20 @@ export function createSourcesRepository(db: Db) {
     },
     listRuns: (sourceId: string, limit: number) =>
       db.select().from(sourceRuns).where(eq(sourceRuns.sourceId, sourceId)).orderBy(desc(sourceRuns.startedAt)).limit(limit),
-    /** The notes of the source's last run that stored what it read. */
-    async lastStoredRunNotes(sourceId: string): Promise<RunNote[]> {
+    /**
+     * When the source's runs began to hold events for `reason`: the start of the first of its
+     * latest runs that stored what they read, each with a note of that reason (null when the last
+     * such run has none).
+     */
+    async heldSince(sourceId: string, reason: string): Promise<Date | null> {
+      const held = sql`${sourceRuns.notes} @> ${JSON.stringify([{ reason }])}::jsonb`;
+      const stored = and(eq(sourceRuns.sourceId, sourceId), eq(sourceRuns.status, 'success'));
+      const lastUnheld = db.select({ at: sql`max(${sourceRuns.startedAt})` }).from(sourceRuns).where(and(stored, sql`not (${held})`));
       const [row] = await db
-        .select({ notes: sourceRuns.notes })
+        .select({ since: sql<string | null>`min(${sourceRuns.startedAt})` })
         .from(sourceRuns)
-        .where(and(eq(sourceRuns.sourceId, sourceId), eq(sourceRuns.status, 'success')))
-        .orderBy(desc(sourceRuns.startedAt))
-        .limit(1);
-      return row?.notes ?? [];
+        .where(and(stored, sql`${sourceRuns.startedAt} > coalesce((${lastUnheld}), '-infinity'::timestamptz)`));
+      return row?.since ? new Date(row.since) : null;
     },
 
     /** Serialises writes of one source across instances until the transaction ends. */
