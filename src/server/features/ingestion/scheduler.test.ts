@@ -26,6 +26,28 @@ const SOURCE = {
   config: { csv: `title,start\nPicnic in the park,${csvDay} 12:00\n`, mapping: { title: 'title', start: 'start' } },
 };
 
+describe('a source run by hand', () => {
+  it('is not read again at once by the run queued when it was added; its schedule goes on from that run', async () => {
+    const t = await buildTestApp({ scheduler: { unitSeconds: 1, pollingIntervalSeconds: 0.5 }, clock: systemClock });
+    try {
+      await t.app.scheduler!.start();
+      // Added (which queues a run due now), and run by hand before the queue gets to it.
+      const source = await t.app.ingest.sources.insert({ ...SOURCE, intervalMinutes: 6 });
+      await t.app.ingest.service.runSource(source.id, 'manual');
+      await t.app.scheduler!.ensure(source.id, 0);
+      const triggers = async () => (await queryRows<{ trigger: string }>(t.database.db, sql`select trigger from source_runs where source_id = ${source.id} order by started_at`)).map((r) => r.trigger);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await triggers()).toEqual(['manual']);
+      // Its interval (6 "minutes" of a second each) after the manual run, the schedule runs it.
+      for (let i = 0; i < 40 && (await triggers()).length < 2; i++) await new Promise((r) => setTimeout(r, 250));
+      expect(await triggers()).toEqual(['manual', 'schedule']);
+    } finally {
+      await t.app.scheduler!.stop();
+      await t.close();
+    }
+  }, 30_000);
+});
+
 // Two app instances on one PostgreSQL: only PostgreSQL can be shared between processes.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('scheduling on PostgreSQL (needs TEST_DATABASE_URL)', () => {
   const opened: { apps: TestApp[]; dbs: Database[] } = { apps: [], dbs: [] };

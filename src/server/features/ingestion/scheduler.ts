@@ -60,6 +60,11 @@ export function createScheduler(deps: {
         if (!job) return;
         const source = await deps.sources.findById(job.data.sourceId);
         if (!source?.enabled) return;
+        // Run by hand since this run was queued (Run now, just after adding the source): the
+        // schedule goes on from that run instead of reading the feed again at once.
+        const delay = nextDelayMinutes(source.intervalMinutes, source.consecutiveFailures);
+        const sinceLast = source.lastRunAt ? (Date.now() - source.lastRunAt.getTime()) / 1000 / unit : Infinity;
+        if (sinceLast < delay / 2) return ensure(source.id, delay - sinceLast);
         const summary = await deps.ingestion.runSource(source.id, 'schedule');
         deps.log.info({ source: source.name, ...summary }, 'source run');
         const failures = summary.status === 'error' ? source.consecutiveFailures + 1 : 0;
