@@ -303,7 +303,7 @@ describe('events a source drops', () => {
     expect(((await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[]).map((e) => e.id)).toContain(eventId);
   });
 
-  it('are news for whoever saved them when the source cancels or moves them, and for no one else', async () => {
+  it('are news for whoever saved them when the source cancels, relists or moves them, and for no one else', async () => {
     const { id, eventId } = await approvedSource([SHOW]);
     await api('POST', `/api/user/favorites/${eventId}`);
     const me = ((await api('GET', '/api/auth/user')).json() as { id: string }).id;
@@ -315,7 +315,10 @@ describe('events a source drops', () => {
     await rerun(id, [moved]);
     await rerun(id, [{ ...moved, status: 'CANCELLED' }]);
     await rerun(id, [{ ...moved, status: 'CANCELLED' }]);
+    await rerun(id, [moved]);
+    await rerun(id, [moved]);
     expect(await bell()).toEqual([
+      expect.objectContaining({ title: 'Saved event back on', message: '“Winter Songwriter Showcase” (Thu, Dec 10 · 8:00 PM) is listed again by its source, which had said it was cancelled.' }),
       expect.objectContaining({ title: 'Saved event cancelled', message: '“Winter Songwriter Showcase” (Thu, Dec 10 · 8:00 PM) is cancelled, says its source.' }),
       expect.objectContaining({ title: 'Saved event moved', message: '“Winter Songwriter Showcase” now starts Thu, Dec 10 · 8:00 PM (it was Thu, Dec 10 · 7:00 PM).' }),
     ]);
@@ -324,6 +327,7 @@ describe('events a source drops', () => {
     expect(received.filter((m) => m.title.startsWith('Saved event'))).toEqual([
       { userId: me, title: 'Saved event moved' },
       { userId: me, title: 'Saved event cancelled' },
+      { userId: me, title: 'Saved event back on' },
     ]);
     expect(await bell(member)).toEqual([]);
   });

@@ -27,6 +27,13 @@ describe('savedEventNotifications', () => {
     ]);
   });
 
+  it('tells them when the source lists again an event it had said was cancelled', () => {
+    const news = [{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'relisted' as const, start: new Date('2026-12-05T02:00:00Z') }];
+    expect(savedEventNotifications(news, [{ userId: 'u1', eventId: 'e1' }], city, at)).toEqual([
+      { userId: 'u1', type: 'info', title: 'Saved event back on', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is listed again by its source, which had said it was cancelled.', at },
+    ]);
+  });
+
   it('tells no one when nobody saved the event', () => {
     expect(savedEventNotifications([{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'cancelled', start: at }], [], city, at)).toEqual([]);
   });

@@ -144,6 +144,12 @@ describe('planRun', () => {
     expect(news(linked({}), item({ price: 5 }))).toEqual([]);
     expect(news(linked({ status: 'pending' }), item({ cancelled: true }))).toEqual([]);
     expect(news(linked({ status: 'pending' }), item({ start: later }))).toEqual([]);
+    // Listed again after the source said it was cancelled: back on (at its new time, if moved too).
+    expect(news(linked({ goneAt: earlier, cancelledBySource: true }), shown)).toEqual([{ id, title: shown.title, allDay: false, kind: 'relisted', start: shown.start }]);
+    expect(news(linked({ goneAt: earlier, cancelledBySource: true }), item({ start: later }))).toEqual([{ id, title: shown.title, allDay: false, kind: 'relisted', start: later }]);
+    // Back after only leaving the feed (which was not announced): not news either.
+    expect(news(linked({ goneAt: earlier }), shown)).toEqual([]);
+    expect(news(linked({ goneAt: earlier }), item({ price: 5 }))).toEqual([]);
   });
 
   it('reads windows around the slots of new items only, merged when they touch', () => {

@@ -61,12 +61,15 @@ export interface RunPlan {
   seen: { externalId: string; contentHash: string }[];
   pairs: ProposedPair[];
   announce: { id: string; action: 'created' | 'updated' }[];
-  /** What people who saved a listed event need to hear: the source cancelled it, or moved its start. */
+  /**
+   * What people who saved a listed event need to hear: the source cancelled it, lists it again
+   * after it said it was cancelled, or moved its start.
+   */
   news: SavedEventNews[];
   counts: RunCounts;
 }
 
-export type SavedEventNews = { id: string; title: string; allDay: boolean } & ({ kind: 'cancelled'; start: Date } | { kind: 'moved'; from: Date; to: Date });
+export type SavedEventNews = { id: string; title: string; allDay: boolean } & ({ kind: 'cancelled' | 'relisted'; start: Date } | { kind: 'moved'; from: Date; to: Date });
 
 /** What a source says about one item; a run compares it with the hash stored on the link. */
 export function itemHash(n: NormalisedEvent): string {
@@ -204,7 +207,10 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       if (old.goneAt && !updates.has(old.id)) {
         updates.set(old.id, { ...old, goneAt: null, cancelledBySource: false, updatedAt: now });
         plan.counts.updated += 1;
-        if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
+        if (old.status === 'approved') {
+          plan.announce.push({ id: old.id, action: 'updated' });
+          if (old.cancelledBySource) plan.news.push({ id: old.id, title: old.title, allDay: old.allDay, kind: 'relisted', start: old.startDate });
+        }
       }
       return;
     }
@@ -226,7 +232,9 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       plan.counts.updated += 1;
       if (old.status === 'approved') {
         plan.announce.push({ id: old.id, action: 'updated' });
-        if (patch.startDate.getTime() !== old.startDate.getTime()) plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'moved', from: old.startDate, to: patch.startDate });
+        // Back on after the source said it was cancelled (at its new time, if it moved too).
+        if (old.cancelledBySource) plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'relisted', start: patch.startDate });
+        else if (patch.startDate.getTime() !== old.startDate.getTime()) plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'moved', from: old.startDate, to: patch.startDate });
       }
     }
   };
