@@ -90,12 +90,25 @@ test('the admin visits the five tabs: overview, charts, users (search and role c
   // gzip's magic bytes, and a database's worth of bytes.
   expect([saved[0], saved[1]]).toEqual([0x1f, 0x8b]);
   expect(saved.length).toBeGreaterThan(1_000_000);
+  // The server keeps backups by itself too (every 24 hours by default); one is written on request
+  // and listed, to download like the others.
+  await expect(page.getByTestId('backup-schedule')).toContainText(/^Every 24 hours into .+backups, each kept 7 days/);
+  const kept = page.getByRole('list', { name: 'Backups kept' }).getByRole('listitem');
+  const before = await kept.count();
+  await page.getByRole('button', { name: 'Back up now' }).click();
+  await expect(page.getByText('Backup written').first()).toBeVisible();
+  await expect(kept).toHaveCount(before + 1);
+  const [stored] = await Promise.all([page.waitForEvent('download'), kept.first().getByRole('link').click()]);
+  expect(stored.suggestedFilename()).toMatch(/^townbeat-backup-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.tar\.gz$/);
+  const storedBytes = readFileSync((await stored.path())!);
+  expect([storedBytes[0], storedBytes[1]]).toEqual([0x1f, 0x8b]);
+  expect(storedBytes.length).toBeGreaterThan(1_000_000);
 
   // The role change is in the audit log, and the overview lists the newest entries.
   expect((await audit()).some((e) => e.action === 'PATCH /api/admin/users/:id' && e.target === `user:${member.user.id}` && e.result === 'ok')).toBe(true);
   await page.getByRole('tab', { name: 'Overview' }).click();
   // The newest may be the backup just downloaded: a streamed download is logged when it ends.
-  await expect(activity.getByRole('listitem').first()).toContainText(/signed in|changed|created|approve|reject|deleted|downloaded a backup/);
+  await expect(activity.getByRole('listitem').first()).toContainText(/signed in|changed|created|approve|reject|deleted|downloaded a backup|took a backup/);
   await member.context.close();
 });
 

@@ -187,3 +187,32 @@ export const AiStatusResponse = z.object({
   features: z.array(AiFeatureStatus),
 });
 export type AiStatusResponse = z.infer<typeof AiStatusResponse>;
+
+/* ------------------------------------------------------------------ backups */
+
+/** A backup the server wrote into its backup directory (BACKUP_DIR). */
+export const StoredBackup = z.object({
+  /** `townbeat-backup-<UTC time>.tar.gz`: GET /api/admin/backups/:name downloads it. */
+  name: z.string(),
+  at: z.string(),
+  bytes: z.number().int(),
+});
+export type StoredBackup = z.infer<typeof StoredBackup>;
+
+/** GET /api/admin/backups: the schedule and the backups kept, newest first. */
+export const BackupsResponse = z.object({
+  /** False on PostgreSQL (pg_dump backs it up) and with BACKUP_EVERY_HOURS=0. */
+  scheduled: z.boolean(),
+  /** Null on PostgreSQL. */
+  dir: z.string().nullable(),
+  everyHours: z.number(),
+  keepDays: z.number(),
+  /** When the next scheduled backup is due (ISO), or null. */
+  next: z.string().nullable(),
+  /** The last scheduled backup's failure, until one succeeds. */
+  lastError: z.string().nullable(),
+  backups: z.array(StoredBackup),
+});
+export type BackupsResponse = z.infer<typeof BackupsResponse>;
+
+export const StoredBackupParams = z.object({ name: z.string().regex(/^townbeat-backup-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.tar\.gz$/, 'must be the name of a stored backup') });

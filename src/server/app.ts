@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
@@ -69,6 +70,7 @@ import { createAdminService } from './features/admin/admin.service.ts';
 import { createAiMonitor, type AiMonitor } from './features/admin/ai-monitor.ts';
 import { auditPlugin } from './features/admin/audit.plugin.ts';
 import { createAuditRepository } from './features/admin/audit.repository.ts';
+import { createBackupsService, type BackupsService } from './features/admin/backups.service.ts';
 import { createSecurityService } from './features/admin/security.service.ts';
 import { createHealthService } from './features/health/health.service.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -107,6 +109,8 @@ declare module 'fastify' {
     images: ImageJob;
     /** Latency and engine of each AI feature; wrap a feature's LLM client with `aiMonitor.wrapLlm(feature, llm)`. */
     aiMonitor: AiMonitor;
+    /** Scheduled backups of the embedded database (null on PostgreSQL); main.ts starts the schedule. */
+    backups: BackupsService | null;
   }
 }
 
@@ -241,7 +245,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     databaseKind: database.kind,
     live: { endpoints: () => app.accessRules.filter((r) => r.url.startsWith('/api')).length, connections: () => app.realtime.connections(), aiModel: () => llm?.model ?? null, aiFailing: () => aiMonitor.modelFailing() },
   });
-  await app.register(adminRoutes, { admin: adminService, audit, security: createSecurityService({ app, env, database, admin: adminRepo }), ai: aiMonitor, languageModel: llm ? { model: llm.model } : null, clock, database });
+  const backup = database.backup;
+  const backups = backup
+    ? createBackupsService({
+        backup: () => backup(),
+        dir: resolve(env.BACKUP_DIR ?? join(env.DATA_DIR, 'backups')),
+        everyHours: env.BACKUP_EVERY_HOURS,
+        keepDays: env.BACKUP_KEEP_DAYS,
+        clock,
+        log: app.log,
+        recordError: (message) => audit.recordError({ origin: 'backup', message, at: clock.now() }),
+      })
+    : null;
+  app.decorate('backups', backups);
+  if (backups) app.addHook('onClose', async () => backups.stop());
+  await app.register(adminRoutes, { admin: adminService, audit, security: createSecurityService({ app, env, database, admin: adminRepo }), ai: aiMonitor, languageModel: llm ? { model: llm.model } : null, clock, database, backups });
   await app.register(storiesFeature, { db: database.db, clock, city, bus, llm: aiMonitor.wrapLlm('stories', createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL })), timer: aiMonitor });
   await app.register(assistantRoutes, { assistant: createAssistantService({ database, clock, timeZone: city.timeZone, health, events, ingestion, audit: createAuditRepository(database.db), scheduler: () => app.scheduler, images: () => app.images, model: createToolModel({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL }), timer: aiMonitor, log: app.log }) });
   await app.register(signalsRoutes, { db: database.db, clock, city });

@@ -81,6 +81,7 @@ async function serve(env: Env) {
 
   await app.listen({ port: env.PORT, host: env.HOST });
   await app.scheduler?.start();
+  await app.backups?.start();
   const worker = cluster.isWorker ? { worker: process.env.TOWNBEAT_WORKER_ROLE ?? 'follower' } : {};
   app.log.info({ scheduler: Boolean(app.scheduler), ...worker }, `Townbeat is serving ${city.name} at ${publicUrl} on the ${database.kind} database`);
 }

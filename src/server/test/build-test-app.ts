@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppDeps } from '../app.ts';
 import { PORTLAND } from '../city.ts';
@@ -23,7 +26,8 @@ export async function buildTestApp(
   const database = overrides.database ?? (await openTestDatabase());
   const clock = createManualClock(new Date());
   const fetch = overrides.fetch ?? createSafeFetch({ allowPrivate: true });
-  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...overrides.env });
+  // Backups taken in a test go to a directory of its own (made only when one is written).
+  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BACKUP_DIR: join(tmpdir(), `townbeat-test-backups-${randomBytes(6).toString('hex')}`), ...overrides.env });
   const app = await buildApp({
     city: PORTLAND,
     sessionSecret: 'test-secret-test-secret-test-secret-0123',

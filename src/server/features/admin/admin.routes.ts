@@ -12,20 +12,24 @@ import {
   AnalyticsResponse,
   AuditQuery,
   AuditResponse,
+  BackupsResponse,
   SecurityReport,
+  StoredBackup,
+  StoredBackupParams,
   SystemStatus,
   UserActivitiesQuery,
   UserActivitiesResponse,
 } from '../../../contract/admin.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
-import { conflict } from '../../errors.ts';
+import { conflict, notFound } from '../../errors.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import { classifierMetrics } from '../ingestion/classifier/metrics.ts';
 import { toAdminUser, toAuditEntry, toUserActivity } from './admin.mapper.ts';
 import type { AdminService } from './admin.service.ts';
 import type { AiMonitor } from './ai-monitor.ts';
 import type { AuditRepository } from './audit.repository.ts';
+import type { BackupsService } from './backups.service.ts';
 import type { createSecurityService } from './security.service.ts';
 
 const admin = { access: 'admin' as const };
@@ -41,6 +45,8 @@ export async function adminRoutes(
     languageModel: { model: string } | null;
     clock: Clock;
     database: Pick<Database, 'backup'>;
+    /** Scheduled backups (null on PostgreSQL). */
+    backups: BackupsService | null;
   },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -81,9 +87,10 @@ export async function adminRoutes(
 
   r.get('/api/deployment/security', { schema: { response: { 200: SecurityReport } }, config: admin }, async () => deps.security.report());
 
+  const onPostgres = () => conflict('This server runs on PostgreSQL (DATABASE_URL): back it up with pg_dump');
   // The embedded database whole, to keep somewhere safe; RESTORE_FROM starts a server on it again.
   r.get('/api/admin/backup', { config: { ...admin, auditReads: true } }, async (_req, reply) => {
-    if (!deps.database.backup) throw conflict('This server runs on PostgreSQL (DATABASE_URL): back it up with pg_dump');
+    if (!deps.database.backup) throw onPostgres();
     const day = deps.clock.now().toISOString().slice(0, 10);
     // Streamed: compressed as the admin downloads it, with the database free again meanwhile.
     const tarball = await deps.database.backup();
@@ -92,5 +99,24 @@ export async function adminRoutes(
       .header('content-disposition', `attachment; filename="townbeat-backup-${day}.tar.gz"`)
       .header('cache-control', 'no-store')
       .send(tarball);
+  });
+
+  // The backups the server keeps by itself (BACKUP_DIR), and one taken now (before an upgrade).
+  r.get('/api/admin/backups', { schema: { response: { 200: BackupsResponse } }, config: admin }, async () =>
+    deps.backups ? deps.backups.status() : { scheduled: false, dir: null, everyHours: 0, keepDays: 0, next: null, lastError: null, backups: [] },
+  );
+  r.post('/api/admin/backups', { schema: { response: { 201: StoredBackup } }, config: admin }, async (_req, reply) => {
+    if (!deps.backups) throw onPostgres();
+    return reply.status(201).send(await deps.backups.take());
+  });
+  r.get('/api/admin/backups/:name', { schema: { params: StoredBackupParams }, config: { ...admin, auditReads: true } }, async (req, reply) => {
+    const file = await deps.backups?.open(req.params.name);
+    if (!file) throw notFound('No stored backup of that name');
+    return reply
+      .header('content-type', 'application/gzip')
+      .header('content-length', file.bytes)
+      .header('content-disposition', `attachment; filename="${req.params.name}"`)
+      .header('cache-control', 'no-store')
+      .send(file.stream);
   });
 }

@@ -7,7 +7,9 @@ import {
   type AiStatusResponse,
   type AnalyticsResponse,
   type AuditResponse,
+  type BackupsResponse,
   type SecurityReport,
+  type StoredBackup,
   type SystemStatus,
   type UserActivitiesResponse,
 } from '../../../contract/admin.ts';
@@ -21,6 +23,7 @@ export const SECURITY_KEY = ['/api/deployment/security'] as const;
 export const AUDIT_KEY = ['/api/admin/audit?limit=10'] as const;
 export const AI_STATUS_FULL_KEY = ['/api/admin/ai-status'] as const;
 export const USERS_KEY = ['/api/admin/users'] as const;
+export const BACKUPS_KEY = ['/api/admin/backups'] as const;
 
 /** GET /api/admin/system-status, asked every 5 s (spec section 9). */
 export function useSystemStatus() {
@@ -79,6 +82,25 @@ export function useUpdateUser() {
       void client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith(USERS_KEY[0]) });
       void client.invalidateQueries({ queryKey: AUDIT_KEY });
       void client.invalidateQueries({ queryKey: SECURITY_KEY });
+    },
+  });
+}
+
+/** GET /api/admin/backups: the schedule and the backups the server keeps. */
+export function useBackups(enabled: boolean) {
+  return useQuery<BackupsResponse>({ queryKey: BACKUPS_KEY, enabled, refetchOnMount: 'always' });
+}
+
+/** POST /api/admin/backups: a backup into the backup directory now; the list and audit log are asked again. */
+export function useTakeBackup() {
+  const client = useQueryClient();
+  return useMutation<StoredBackup, Error>({
+    mutationFn: () => apiJson<StoredBackup>('POST', BACKUPS_KEY[0]),
+    onSuccess: (b) => toast({ title: 'Backup written', description: `${b.name} is kept with the scheduled ones.` }),
+    onError: (err) => toast({ title: 'Could not write a backup', description: errorText(err), variant: 'destructive' }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: BACKUPS_KEY });
+      void client.invalidateQueries({ queryKey: AUDIT_KEY });
     },
   });
 }

@@ -22,10 +22,18 @@ const user = (over: Partial<AdminUser>): AdminUser => ({
   ...over,
 });
 
-function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number; held?: number; database?: 'embedded' | 'postgres' } = {}) {
+const KEPT = { name: 'townbeat-backup-2026-11-26T12-00-00Z.tar.gz', at: '2026-11-26T12:00:00.000Z', bytes: 9_912_345 };
+const TAKEN = { name: 'townbeat-backup-2026-11-27T09-30-00Z.tar.gz', at: '2026-11-27T09:30:00.000Z', bytes: 9_954_000 };
+
+function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number; held?: number; database?: 'embedded' | 'postgres'; backupError?: string } = {}) {
   const patches: { url: string; body: unknown }[] = [];
   let people = [user({ id: 'a1', email: 'ada@example.test', role: 'admin' }), user({})];
+  const kept = [KEPT];
   const fetch = stubFetch((url, init) => {
+    if (url.pathname === '/api/admin/backups' && init?.method === 'POST') {
+      kept.unshift(TAKEN);
+      return json(TAKEN, { status: 201 });
+    }
     if (init?.method === 'PATCH') {
       const body = JSON.parse(String(init.body)) as Partial<AdminUser>;
       patches.push({ url: url.pathname, body });
@@ -45,6 +53,8 @@ function api(opts: { score?: number; patchStatus?: number; failing?: number; lef
         });
       case '/api/admin/overview':
         return json({ totalEvents: 1234, activeUsers7d: 56 });
+      case '/api/admin/backups':
+        return json({ scheduled: true, dir: '/srv/townbeat/data/backups', everyHours: 24, keepDays: 7, next: '2026-11-27T12:00:00.000Z', lastError: opts.backupError ?? null, backups: [...kept] });
       case '/api/deployment/security':
         return json({ securityScore: opts.score ?? 91, checklist: [{ item: 'Security headers sent', status: 'pass', detail: 'A live answer carries them' }, { item: 'TLS to the database', status: 'n/a', detail: 'Embedded' }] });
       case '/api/admin/audit':
@@ -139,19 +149,34 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     expect((await screen.findByTestId('security-score')).getAttribute('data-green')).toBe('false');
   });
 
-  it('offers a backup of the embedded database to download, and sends a PostgreSQL server to pg_dump', async () => {
+  it('offers a backup of the embedded database to download, lists those kept, writes one on request, and sends a PostgreSQL server to pg_dump', async () => {
     api();
     const first = renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
     openTab('Security');
     const link = await screen.findByRole('link', { name: 'Download a backup' });
     expect(link.getAttribute('href')).toBe('/api/admin/backup');
     expect(link.hasAttribute('download')).toBe(true);
+    // The backups the server keeps by itself, each to download, and one written on request.
+    expect((await screen.findByTestId('backup-schedule')).textContent).toMatch(/^Every 24 hours into \/srv\/townbeat\/data\/backups, each kept 7 days \(the newest always\)\. Next: /);
+    const kept = () => within(screen.getByRole('list', { name: 'Backups kept' })).getAllByRole('link').map((a) => a.getAttribute('href'));
+    expect(kept()).toEqual([`/api/admin/backups/${KEPT.name}`]);
+    expect(screen.getByRole('list', { name: 'Backups kept' }).textContent).toContain('9.9 MB');
+    fireEvent.click(screen.getByRole('button', { name: 'Back up now' }));
+    await waitFor(() => expect(kept()).toEqual([`/api/admin/backups/${TAKEN.name}`, `/api/admin/backups/${KEPT.name}`]));
+    expect(screen.queryByTestId('backup-error')).toBeNull();
     first.unmount();
+    // A scheduled backup that failed is said until one succeeds.
+    api({ backupError: '2026-11-27T12:00:00.000Z: ENOSPC: no space left on device' });
+    const second = renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
+    openTab('Security');
+    expect((await screen.findByTestId('backup-error')).textContent).toBe('The last scheduled backup failed: 2026-11-27T12:00:00.000Z: ENOSPC: no space left on device');
+    second.unmount();
     api({ database: 'postgres' });
     renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
     openTab('Security');
     expect(await screen.findByText('This server keeps its data in PostgreSQL (DATABASE_URL): back it up with pg_dump.')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Download a backup' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Back up now' })).toBeNull();
   });
 
   it('lists the AI engines and links to the AI console', async () => {
@@ -170,6 +195,8 @@ describe('describeAction', () => {
     expect(describeAction('PATCH /api/admin/users/:id')).toBe('changed user');
     expect(describeAction('POST /api/admin/sources')).toBe('created source');
     expect(describeAction('GET /api/admin/backup')).toBe('downloaded a backup');
+    expect(describeAction('GET /api/admin/backups/:name')).toBe('downloaded a backup');
+    expect(describeAction('POST /api/admin/backups')).toBe('took a backup');
     expect(describeAction('DELETE /api/admin/sources/:id')).toBe('deleted source');
     expect(describeAction('POST /api/auth/login')).toBe('signed in');
   });

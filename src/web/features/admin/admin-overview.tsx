@@ -24,7 +24,8 @@ export function describeAction(action: string): string {
   const [method = '', url = ''] = action.split(' ');
   if (url === '/api/auth/login') return 'signed in';
   if (url === '/api/auth/logout') return 'signed out';
-  if (url === '/api/admin/backup') return 'downloaded a backup';
+  if (url === '/api/admin/backup' || (method === 'GET' && url === '/api/admin/backups/:name')) return 'downloaded a backup';
+  if (method === 'POST' && url === '/api/admin/backups') return 'took a backup';
   const segs = url.replace(/^\/api\/(admin\/)?/, '').split('/').filter(Boolean);
   const firstParam = segs.findIndex((p) => p.startsWith(':'));
   const resource = singular(firstParam > 0 ? segs[firstParam - 1]! : (segs.at(-1) ?? ''));

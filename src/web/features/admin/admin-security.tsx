@@ -1,8 +1,8 @@
-import { AlertTriangle, CheckCircle2, Download, MinusCircle, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Download, HardDriveDownload, MinusCircle, XCircle } from 'lucide-react';
 import { SECURITY_GREEN_AT, type SecurityReport } from '../../../contract/admin.ts';
-import { buttonClass } from '../../components/ui/button.tsx';
+import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
-import { useSecurityReport, useSystemStatus } from './admin-area.queries.ts';
+import { useBackups, useSecurityReport, useSystemStatus, useTakeBackup } from './admin-area.queries.ts';
 
 type Status = SecurityReport['checklist'][number]['status'];
 const STATUS: Record<Status, { label: string; icon: typeof CheckCircle2; className: string }> = {
@@ -12,7 +12,60 @@ const STATUS: Record<Status, { label: string; icon: typeof CheckCircle2; classNa
   'n/a': { label: 'Not applicable', icon: MinusCircle, className: 'text-muted-foreground' },
 };
 
-/** Backups: the embedded database downloads whole; a PostgreSQL server is pg_dump's. */
+const megabytes = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+const at = (iso: string) => new Date(iso).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** The backups the server writes by itself (BACKUP_DIR), each to download, and one to write now. */
+function KeptBackups() {
+  const backups = useBackups(true);
+  const take = useTakeBackup();
+  if (backups.isPending) return <InlineLoading label="Reading the backups kept…" />;
+  if (backups.isError)
+    return (
+      <p role="alert" className="mt-3 text-sm text-destructive">
+        Could not read the backups kept.
+      </p>
+    );
+  const b = backups.data;
+  return (
+    <div className="mt-4 border-t border-border pt-4">
+      <h3 className="text-sm font-semibold">Kept on the server</h3>
+      <p className="mt-1 text-sm text-muted-foreground" data-testid="backup-schedule">
+        {b.scheduled
+          ? `Every ${b.everyHours === 1 ? 'hour' : `${b.everyHours} hours`} into ${b.dir}, each kept ${b.keepDays} ${b.keepDays === 1 ? 'day' : 'days'} (the newest always).${b.next ? ` Next: ${at(b.next)}.` : ''}`
+          : `Not scheduled (BACKUP_EVERY_HOURS=0): backups are written into ${b.dir} only on request.`}
+      </p>
+      {b.lastError && (
+        <p role="alert" className="mt-1 text-sm text-destructive" data-testid="backup-error">
+          The last scheduled backup failed: {b.lastError}
+        </p>
+      )}
+      {b.backups.length > 0 ? (
+        <ul className="mt-2 divide-y divide-border text-sm" aria-label="Backups kept">
+          {b.backups.map((k) => (
+            <li key={k.name} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span>
+                <time dateTime={k.at}>{at(k.at)}</time> <span className="text-muted-foreground">· {megabytes(k.bytes)}</span>
+              </span>
+              <a href={`/api/admin/backups/${encodeURIComponent(k.name)}`} download className="inline-flex min-h-11 items-center gap-1 font-medium text-primary underline-offset-2 hover:underline" aria-label={`Download the backup of ${at(k.at)}`}>
+                <Download className="h-4 w-4" aria-hidden />
+                Download
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-2 text-sm text-muted-foreground">None kept yet.</p>
+      )}
+      <Button variant="outline" className="mt-3" onClick={() => take.mutate()} disabled={take.isPending}>
+        <HardDriveDownload className="h-4 w-4" aria-hidden />
+        {take.isPending ? 'Writing a backup…' : 'Back up now'}
+      </Button>
+    </div>
+  );
+}
+
+/** Backups: the embedded database downloads whole and is backed up on a schedule; a PostgreSQL server is pg_dump's. */
 function Backup() {
   const status = useSystemStatus();
   const kind = status.data?.database.kind;
@@ -31,6 +84,7 @@ function Backup() {
             <Download className="h-4 w-4" aria-hidden />
             Download a backup
           </a>
+          <KeptBackups />
         </>
       ) : (
         <p className="mt-1 text-sm text-muted-foreground">This server keeps its data in PostgreSQL (DATABASE_URL): back it up with pg_dump.</p>
