@@ -311,6 +311,33 @@ describe('admin events', () => {
   });
 });
 
+describe('an admin moves an event', () => {
+  it('tells whoever saved it, live and in the bell, in one step with the edit; other edits are not news', async () => {
+    const admin = await signupUser(t.app, { email: `mover-${Date.now()}@example.org` });
+    await t.database.db.execute(sql`update users set role = 'admin' where id = ${admin.user.id}`);
+    const saver = await signupUser(t.app);
+    const other = await signupUser(t.app);
+    const e = await buildEvent(t.database.db, { title: 'Lantern Walk', startDate: inHours(30), endDate: inHours(32) });
+    const req = (method: 'PATCH' | 'POST' | 'GET', url: string, cookie: string, payload?: object) =>
+      t.app.inject({ method, url, headers: { origin: TEST_ORIGIN, cookie }, ...(payload ? { payload } : {}) });
+    expect((await req('POST', `/api/user/favorites/${e.id}`, saver.cookie)).statusCode).toBe(200);
+    const live: { userId: string; title: string }[] = [];
+    const stop = t.app.bus.subscribe('notification', (m) => void live.push({ userId: m.userId, title: m.notification.title }));
+    const bell = async (cookie: string) => ((await req('GET', '/api/notifications', cookie)).json() as { items: { title: string; message: string }[] }).items.filter((n) => n.title.startsWith('Saved event'));
+
+    expect((await req('PATCH', `/api/admin/events/${e.id}`, admin.cookie, { title: 'Lantern Walk (bring a lantern)' })).statusCode).toBe(200);
+    expect(await bell(saver.cookie)).toEqual([]);
+    // 30 h after 12:00 on Sun Nov 22 in Portland is 18:00 on Mon Nov 23; moved an hour later.
+    expect((await req('PATCH', `/api/admin/events/${e.id}`, admin.cookie, { startDate: inHours(31).toISOString() })).statusCode).toBe(200);
+    stop();
+    expect(await bell(saver.cookie)).toEqual([
+      expect.objectContaining({ title: 'Saved event moved', message: '“Lantern Walk (bring a lantern)” now starts Mon, Nov 23 · 7:00 PM (it was Mon, Nov 23 · 6:00 PM).' }),
+    ]);
+    expect(live).toEqual([{ userId: saver.user.id, title: 'Saved event moved' }]);
+    expect(await bell(other.cookie)).toEqual([]);
+  });
+});
+
 describe('cached totals', () => {
   const total = async (url = '/api/events?category=Music') => Number((await get(url)).headers['x-total-count']);
 

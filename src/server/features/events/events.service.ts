@@ -9,6 +9,7 @@ import { notFound } from '../../errors.ts';
 import { htmlToText } from '../../lib/text.ts';
 import { announceAward, payAward } from '../gaming/awards.ts';
 import { RULES } from '../gaming/rules.ts';
+import { publishSavedEventNews, tellSavers } from '../ingestion/saved-event-news.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { AGGREGATE_BUCKET_MS, createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
 import { metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
@@ -221,9 +222,16 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
         const duration = current.event.endDate.getTime() - current.event.startDate.getTime();
         Object.assign(changes, { startDate: start, endDate: new Date(start.getTime() + Math.max(0, duration)) });
       }
-      const row = await repo.update(id, changes);
-      if (!row) throw notFound('Event not found');
+      const moved = changes.startDate !== undefined && changes.startDate.getTime() !== current.event.startDate.getTime();
+      // One transaction: the edit and the word to whoever saved the event that it moved.
+      const { row, told } = await db.transaction(async (tx) => {
+        const row = await createEventsRepository(tx).update(id, changes);
+        if (!row) throw notFound('Event not found');
+        const news = moved && row.status === 'approved' ? [{ id, title: row.title, allDay: row.allDay, kind: 'moved' as const, from: current.event.startDate, to: row.startDate }] : [];
+        return { row, told: await tellSavers(tx, news, city, clock.now()) };
+      });
       if (row.status === 'approved') deps.bus.publish('event_update', { id, action: 'updated' });
+      publishSavedEventNews(deps.bus, told);
       return summary({ event: row, isFavorited: false, distanceM: null });
     },
 

@@ -18,12 +18,7 @@ import { itemHash, planRun, slotWindows, type ProposedPair, type RunPlan, type R
 import { LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
 import { createRunNotes, NOTE_EXAMPLES, noteCount, SKIP, type RunNote } from './run-notes.ts';
 import { createSourcesRepository, type SourceRow, type SourcesRepository } from './sources.repository.ts';
-import { createEventsRepository } from '../events/events.repository.ts';
-import { toNotificationResponse } from '../notifications/notifications.mapper.ts';
-import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
-import { publishNotifications } from '../notifications/notifications.service.ts';
-import type { NotificationRow } from '../notifications/notifications.table.ts';
-import { savedEventNotifications } from './saved-event-news.ts';
+import { publishSavedEventNews, tellSavers } from './saved-event-news.ts';
 
 /** Recurring rules are expanded this far ahead; one-off events are kept up to LISTING_HORIZON_DAYS. */
 export const HORIZON_DAYS = 180;
@@ -213,20 +208,6 @@ export function createIngestionService(deps: {
     return null;
   }
 
-  /** Tells, in the run's transaction, whoever saved an event the plan cancels or moves. */
-  async function tellSavers(tx: Db, plan: RunPlan, now: Date): Promise<NotificationRow[]> {
-    if (!plan.news.length) return [];
-    const eventsRepo = createEventsRepository(tx);
-    const notifications = createNotificationsRepository(tx);
-    const ids = plan.news.map((n) => n.id);
-    const savers: { userId: string; eventId: string }[] = [];
-    for (let i = 0; i < ids.length; i += CHUNK) savers.push(...(await eventsRepo.saversOf(ids.slice(i, i + CHUNK))));
-    const list = savedEventNotifications(plan.news, savers, city, now);
-    const out: NotificationRow[] = [];
-    for (let i = 0; i < list.length; i += CHUNK) out.push(...(await notifications.insertMany(list.slice(i, i + CHUNK))));
-    return out;
-  }
-
   async function store(source: SourceRow, items: NormalisedEvent[], runStart: Date, summary: RunSummary, classified: Map<string, Classification>) {
     const { announce, told } = await db.transaction(async (tx) => {
       const r = createSourcesRepository(tx);
@@ -244,10 +225,10 @@ export function createIngestionService(deps: {
       if (plan.counts.cancelledUnlisted.length) {
         summary.notes.push({ kind: 'rejected', reason: 'had been cancelled before any listing', count: plan.counts.cancelledUnlisted.length, examples: plan.counts.cancelledUnlisted.slice(0, NOTE_EXAMPLES) });
       }
-      return { announce: plan.announce, told: await tellSavers(tx, plan, state.now) };
+      return { announce: plan.announce, told: await tellSavers(tx, plan.news, city, state.now) };
     });
     for (const a of announce) deps.bus.publish('event_update', a);
-    for (const n of told) publishNotifications(deps.bus, n.userId, [toNotificationResponse(n)]);
+    publishSavedEventNews(deps.bus, told);
   }
 
   /** Reads candidates from a URL: schema.org JSON-LD on a page, else iCalendar. */

@@ -1,10 +1,17 @@
 import type { CityConfig } from '../../../contract/city.ts';
 import { formatEventWhen } from '../../../contract/time.ts';
-import type { NewNotification } from '../notifications/notifications.repository.ts';
+import type { Db } from '../../db/client.ts';
+import type { EventBus } from '../../lib/event-bus.ts';
+import { createEventsRepository } from '../events/events.repository.ts';
+import { toNotificationResponse } from '../notifications/notifications.mapper.ts';
+import { createNotificationsRepository, type NewNotification } from '../notifications/notifications.repository.ts';
+import { publishNotifications } from '../notifications/notifications.service.ts';
+import type { NotificationRow } from '../notifications/notifications.table.ts';
 import type { SavedEventNews } from './pipeline/plan-run.ts';
 
 // "Never miss an event": whoever saved an event hears, in the bell and live, when its source
-// cancels it, lists it again after saying it was cancelled, or moves its start. (An event that only
+// cancels it, lists it again after saying it was cancelled, or moves its start (or an admin moves
+// it, correcting the source). (An event that only
 // left a feed is marked on its page, in the saved list and in calendars, but not announced: a feed
 // that shrinks for a day is not news; nor, then, is its coming back.)
 
@@ -24,4 +31,25 @@ export function savedEventNotifications(news: readonly SavedEventNews[], savers:
         return [{ userId, type: 'info' as const, title: 'Saved event moved', message: `“${n.title}” now starts ${when(n.to, n.allDay)} (it was ${when(n.from, n.allDay)}).`, at }];
     }
   });
+}
+
+const CHUNK = 1000;
+
+/** Writes, in the caller's transaction, the notifications of whoever saved an event in `news`. */
+export async function tellSavers(tx: Db, news: readonly SavedEventNews[], city: Pick<CityConfig, 'timeZone' | 'locale'>, now: Date): Promise<NotificationRow[]> {
+  if (!news.length) return [];
+  const eventsRepo = createEventsRepository(tx);
+  const notifications = createNotificationsRepository(tx);
+  const ids = news.map((n) => n.id);
+  const savers: { userId: string; eventId: string }[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) savers.push(...(await eventsRepo.saversOf(ids.slice(i, i + CHUNK))));
+  const list = savedEventNotifications(news, savers, city, now);
+  const out: NotificationRow[] = [];
+  for (let i = 0; i < list.length; i += CHUNK) out.push(...(await notifications.insertMany(list.slice(i, i + CHUNK))));
+  return out;
+}
+
+/** Sends them live, once the transaction that wrote them has committed. */
+export function publishSavedEventNews(bus: EventBus, told: readonly NotificationRow[]): void {
+  for (const n of told) publishNotifications(bus, n.userId, [toNotificationResponse(n)]);
 }
