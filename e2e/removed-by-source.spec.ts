@@ -70,3 +70,42 @@ test('a member saved an event its source then dropped: My Events and the event p
   await expect(page.getByRole('heading', { level: 1, name: dropped })).toBeVisible();
   await expect(page.getByTestId('removed-by-source')).toContainText('Every source that listed this event has dropped it');
 });
+
+test('a member hears in the bell when the source moves an event they saved, and the bell opens it', async ({ page, browser, baseURL }) => {
+  const admin = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const api: APIRequestContext = admin.request;
+  const headers = { origin: baseURL! };
+  await ok(api.post('/api/auth/login', { data: { email: ADMIN.email, password: ADMIN.password }, headers }));
+  const tag = randomBytes(5).toString('hex');
+  const title = `Moonlight Paddle ${tag}`;
+  const day = new Date(Date.now() + 8 * DAY).toISOString().slice(0, 10);
+  // The sheet names each row's id, so a new start is the same event moved, not another.
+  const sheet = (time: string) => `Id,Event,Starts,Park\npaddle-${tag},${title},${day} ${time},Laurelhurst Park\n`;
+  const config = (time: string) => ({ csv: sheet(time), mapping: { id: 'Id', title: 'Event', start: 'Starts', venue: 'Park' } });
+  const source = (await ok(api.post('/api/admin/sources', { headers, data: { name: `Paddles ${tag}`, connector: 'csv', sourceType: 'municipal', trusted: true, config: config('18:00') } }), 201)) as { id: string };
+  await ok(api.post(`/api/admin/sources/${source.id}/run`, { headers }));
+  const pending = (await ok(api.get('/api/admin/events/pending'))) as { id: string; title: string }[];
+  for (const e of pending.filter((p) => p.title === title)) await ok(api.post(`/api/admin/events/${e.id}/approve`, { headers }));
+  const found = (await ok(api.get(`/api/events?search=${encodeURIComponent(tag)}&limit=10`))) as { id: string; title: string }[];
+  const id = found.find((e) => e.title === title)?.id;
+  expect(id, JSON.stringify(found)).toBeTruthy();
+
+  await signUpThroughUi(page);
+  await page.goto(`/events/${id}`);
+  await page.getByRole('button', { name: `Add ${title} to favorites` }).click();
+  await expect(page.getByRole('button', { name: `Remove ${title} from favorites` })).toHaveAttribute('aria-pressed', 'true');
+
+  // The sheet comes again with the paddle an hour later.
+  await ok(api.patch(`/api/admin/sources/${source.id}`, { headers, data: { config: config('19:00') } }));
+  await ok(api.post(`/api/admin/sources/${source.id}/run`, { headers }));
+  await admin.close();
+
+  await page.goto('/');
+  await page.getByRole('button', { name: /^Notifications, \d+ unread$/ }).click();
+  const news = page.getByRole('menuitem', { name: /Saved event moved/ });
+  await expect(news).toContainText(`“${title}” now starts`);
+  await expect(news).toContainText('7:00 PM (it was');
+  await news.click();
+  await expect(page).toHaveURL(new RegExp(`/events/${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+});

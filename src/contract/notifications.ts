@@ -31,6 +31,8 @@ export const NotificationResponse = z.object({
   autoHide: z.boolean(),
   /** Milliseconds on screen when autoHide; 0 for errors. */
   duration: z.number().int(),
+  /** The app's page it is about (a saved event's `/events/<id>`), opened from the bell; absent when none. */
+  link: z.string().optional(),
 });
 export type NotificationResponse = z.infer<typeof NotificationResponse>;
 

@@ -330,6 +330,9 @@ describe('events a source drops', () => {
       { userId: me, title: 'Saved event back on' },
     ]);
     expect(await bell(member)).toEqual([]);
+    // Each opens the event's page from the bell.
+    const links = ((await api('GET', '/api/notifications')).json() as { items: { title: string; link?: string }[] }).items.filter((n) => n.title.startsWith('Saved event')).map((n) => n.link);
+    expect(links).toEqual([`/events/${eventId}`, `/events/${eventId}`, `/events/${eventId}`]);
   });
 
   it('stay listed while a run did not read the whole source, and go once a whole run lacks them', { timeout: 60_000 }, async () => {

@@ -5,7 +5,7 @@ const city = { timeZone: 'America/Los_Angeles', locale: 'en-US' };
 const at = new Date('2026-11-27T18:00:00Z');
 
 describe('savedEventNotifications', () => {
-  it('tells each person who saved an event, in the city’s time, that it is cancelled or moved', () => {
+  it('tells each person who saved an event, in the city’s time, that it is cancelled or moved, linking its page', () => {
     const news = [
       { id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'cancelled' as const, start: new Date('2026-12-05T02:00:00Z') },
       { id: 'e2', title: 'Makers Fair', allDay: false, kind: 'moved' as const, from: new Date('2026-12-12T18:00:00Z'), to: new Date('2026-12-13T19:30:00Z') },
@@ -20,17 +20,17 @@ describe('savedEventNotifications', () => {
     ];
     expect(savedEventNotifications(news, savers, city, at)).toEqual([
       // 02:00 UTC on Dec 5 is the evening of Dec 4 in Portland.
-      { userId: 'u1', type: 'info', title: 'Saved event cancelled', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is cancelled, says its source.', at },
-      { userId: 'u2', type: 'info', title: 'Saved event cancelled', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is cancelled, says its source.', at },
-      { userId: 'u1', type: 'info', title: 'Saved event moved', message: '“Makers Fair” now starts Sun, Dec 13 · 11:30 AM (it was Sat, Dec 12 · 10:00 AM).', at },
-      { userId: 'u3', type: 'info', title: 'Saved event moved', message: '“Winter Market” now starts Sun, Dec 20 · All day (it was Sat, Dec 19 · All day).', at },
+      { userId: 'u1', type: 'info', title: 'Saved event cancelled', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is cancelled, says its source.', link: '/events/e1', at },
+      { userId: 'u2', type: 'info', title: 'Saved event cancelled', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is cancelled, says its source.', link: '/events/e1', at },
+      { userId: 'u1', type: 'info', title: 'Saved event moved', message: '“Makers Fair” now starts Sun, Dec 13 · 11:30 AM (it was Sat, Dec 12 · 10:00 AM).', link: '/events/e2', at },
+      { userId: 'u3', type: 'info', title: 'Saved event moved', message: '“Winter Market” now starts Sun, Dec 20 · All day (it was Sat, Dec 19 · All day).', link: '/events/e3', at },
     ]);
   });
 
   it('tells them when the source lists again an event it had said was cancelled', () => {
     const news = [{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'relisted' as const, start: new Date('2026-12-05T02:00:00Z') }];
     expect(savedEventNotifications(news, [{ userId: 'u1', eventId: 'e1' }], city, at)).toEqual([
-      { userId: 'u1', type: 'info', title: 'Saved event back on', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is listed again by its source, which had said it was cancelled.', at },
+      { userId: 'u1', type: 'info', title: 'Saved event back on', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is listed again by its source, which had said it was cancelled.', link: '/events/e1', at },
     ]);
   });
 

@@ -22,13 +22,14 @@ export function savedEventNotifications(news: readonly SavedEventNews[], savers:
   return savers.flatMap(({ userId, eventId }) => {
     const n = byEvent.get(eventId);
     if (!n) return [];
+    const link = `/events/${eventId}`;
     switch (n.kind) {
       case 'cancelled':
-        return [{ userId, type: 'info' as const, title: 'Saved event cancelled', message: `“${n.title}” (${when(n.start, n.allDay)}) is cancelled, says its source.`, at }];
+        return [{ userId, type: 'info' as const, title: 'Saved event cancelled', message: `“${n.title}” (${when(n.start, n.allDay)}) is cancelled, says its source.`, link, at }];
       case 'relisted':
-        return [{ userId, type: 'info' as const, title: 'Saved event back on', message: `“${n.title}” (${when(n.start, n.allDay)}) is listed again by its source, which had said it was cancelled.`, at }];
+        return [{ userId, type: 'info' as const, title: 'Saved event back on', message: `“${n.title}” (${when(n.start, n.allDay)}) is listed again by its source, which had said it was cancelled.`, link, at }];
       case 'moved':
-        return [{ userId, type: 'info' as const, title: 'Saved event moved', message: `“${n.title}” now starts ${when(n.to, n.allDay)} (it was ${when(n.from, n.allDay)}).`, at }];
+        return [{ userId, type: 'info' as const, title: 'Saved event moved', message: `“${n.title}” now starts ${when(n.to, n.allDay)} (it was ${when(n.from, n.allDay)}).`, link, at }];
     }
   });
 }

@@ -10,6 +10,7 @@ export function toNotificationResponse(n: NotificationRow): NotificationResponse
     message: n.message,
     timestamp: n.createdAt.toISOString(),
     read: n.readAt !== null,
+    ...(n.link ? { link: n.link } : {}),
     ...notificationDisplay(n.type),
   };
 }

@@ -8,6 +8,8 @@ export interface NewNotification {
   type: NotificationType;
   title: string;
   message: string;
+  /** The app's page it is about, e.g. `/events/<id>`. */
+  link?: string | null;
   at: Date;
 }
 
@@ -15,7 +17,7 @@ export interface NewNotification {
 export function createNotificationsRepository(db: Db) {
   return {
     async insert(n: NewNotification): Promise<NotificationRow> {
-      const [row] = await db.insert(notifications).values({ userId: n.userId, type: n.type, title: n.title, message: n.message, createdAt: n.at }).returning();
+      const [row] = await db.insert(notifications).values({ userId: n.userId, type: n.type, title: n.title, message: n.message, link: n.link ?? null, createdAt: n.at }).returning();
       if (!row) throw new Error('notification insert returned no row');
       return row;
     },
@@ -25,7 +27,7 @@ export function createNotificationsRepository(db: Db) {
       if (!list.length) return [];
       return db
         .insert(notifications)
-        .values(list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, message: n.message, createdAt: n.at })))
+        .values(list.map((n) => ({ userId: n.userId, type: n.type, title: n.title, message: n.message, link: n.link ?? null, createdAt: n.at })))
         .returning();
     },
 

@@ -14,6 +14,8 @@ export const notifications = pgTable(
     type: text('type', { enum: NOTIFICATION_TYPES }).notNull(),
     title: text('title').notNull(),
     message: text('message').notNull(),
+    /** The app's page the notification is about (a saved event's), opened from the bell. */
+    link: text('link'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },

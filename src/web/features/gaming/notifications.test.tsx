@@ -159,6 +159,25 @@ describe('NotificationBell', { timeout: 20_000 }, () => {
     expect(within(menu).queryAllByText(/^Unread: /)).toHaveLength(0);
   });
 
+  it('opens the page a notification is about (a saved event), marking it read', async () => {
+    const calls: unknown[] = [];
+    const moved: NotificationResponse = { id: 'n-moved', type: 'info', title: 'Saved event moved', message: '“Lantern Walk” now starts Sat, Dec 5 · 7:00 PM (it was Sat, Dec 5 · 6:00 PM).', timestamp: '2026-11-27T18:00:00.000Z', read: false, autoHide: true, duration: 5000, link: '/events/e1' };
+    stubFetch((url, init) => {
+      if (url.pathname === '/api/notifications') return json({ items: [moved], unread: 1 });
+      if (url.pathname === '/api/notifications/read' && init?.method === 'POST') {
+        calls.push(JSON.parse(String(init.body)));
+        return json({ unread: 0 });
+      }
+      return undefined;
+    });
+    const { location } = renderApp(<NotificationBell />, { user: buildUser() });
+    fireEvent.pointerDown(await screen.findByRole('button', { name: 'Notifications, 1 unread' }), { button: 0, ctrlKey: false, pointerType: 'mouse' });
+    const item = within(await screen.findByRole('menu')).getByRole('menuitem', { name: /Saved event moved/ });
+    fireEvent.click(item);
+    await waitFor(() => expect(calls).toEqual([{ ids: ['n-moved'] }]));
+    expect(location.history.at(-1)).toBe('/events/e1');
+  });
+
   it("says 'No notifications yet' when there are none", async () => {
     stubFetch((url) => (url.pathname === '/api/notifications' ? json({ items: [], unread: 0 }) : undefined));
     const { client } = renderApp(<NotificationBell />, { user: buildUser() });

@@ -1,5 +1,6 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { AlertCircle, Bell, CheckCheck, CheckCircle2, Info, Trophy, X, type LucideIcon } from 'lucide-react';
+import { useLocation } from 'wouter';
 import type { NotificationType } from '../../../contract/notifications.ts';
 import { relativeTime, useNow } from './gaming-format.ts';
 import { useMarkRead, useNotifications } from './gaming.queries.ts';
@@ -64,6 +65,7 @@ export function NotificationCenter() {
 export function NotificationBell() {
   const { data } = useNotifications();
   const markRead = useMarkRead();
+  const [, navigate] = useLocation();
   const now = useNow();
   const unread = data?.unread ?? 0;
   // Newest first, whatever order the server sent.
@@ -111,16 +113,8 @@ export function NotificationBell() {
             <div className="overflow-y-auto p-1" data-testid="notification-list">
               {items.map((n) => {
                 const Icon = LOOK[n.type].icon;
-                return (
-                  <Menu.Item
-                    key={n.id}
-                    onSelect={(e) => {
-                      e.preventDefault();
-                      if (!n.read) markRead.mutate({ ids: [n.id] });
-                    }}
-                    className="flex cursor-pointer items-start gap-2 rounded-md px-2 py-2 outline-none data-[highlighted]:bg-muted"
-                    data-read={n.read}
-                  >
+                const body = (
+                  <>
                     <Icon className={`mt-0.5 h-4 w-4 shrink-0 ${LOOK[n.type].icon_}`} aria-hidden />
                     <div className="min-w-0 flex-1">
                       <p className={`text-sm ${n.read ? 'font-normal' : 'font-bold'}`}>
@@ -133,6 +127,35 @@ export function NotificationBell() {
                       </p>
                     </div>
                     {!n.read && <span className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-primary" aria-hidden />}
+                  </>
+                );
+                const look = 'flex cursor-pointer items-start gap-2 rounded-md px-2 py-2 outline-none data-[highlighted]:bg-muted';
+                // About a page (a saved event): the item opens it, and the list closes; else it is marked
+                // read in place and the list stays open.
+                const link = n.link;
+                return link ? (
+                  <Menu.Item
+                    key={n.id}
+                    onSelect={() => {
+                      if (!n.read) markRead.mutate({ ids: [n.id] });
+                      navigate(link);
+                    }}
+                    className={look}
+                    data-read={n.read}
+                  >
+                    {body}
+                  </Menu.Item>
+                ) : (
+                  <Menu.Item
+                    key={n.id}
+                    onSelect={(e) => {
+                      e.preventDefault();
+                      if (!n.read) markRead.mutate({ ids: [n.id] });
+                    }}
+                    className={look}
+                    data-read={n.read}
+                  >
+                    {body}
                   </Menu.Item>
                 );
               })}
