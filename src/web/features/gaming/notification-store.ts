@@ -14,6 +14,8 @@ export interface LiveNotification {
   timestamp: string;
   autoHide: boolean;
   duration: number;
+  /** The app's page it is about (a saved event's), offered on the card. */
+  link?: string;
 }
 
 export interface NotifyInput {
@@ -23,6 +25,7 @@ export interface NotifyInput {
   /** A server notification's id: the same one is never shown twice. */
   id?: string;
   timestamp?: string;
+  link?: string;
 }
 
 /** More than this on screen at once and the oldest goes first. */
@@ -60,6 +63,7 @@ export function notify(input: NotifyInput): string {
     title: input.title,
     message: input.message,
     timestamp: input.timestamp ?? new Date().toISOString(),
+    ...(input.link ? { link: input.link } : {}),
     ...display,
   };
   const next = [...items, n];
@@ -81,7 +85,7 @@ export function receiveServerNotification(data: Record<string, unknown>) {
     return;
   }
   const n = parsed.data;
-  notify({ id: n.id, type: n.type, title: n.title, message: n.message, timestamp: n.timestamp });
+  notify({ id: n.id, type: n.type, title: n.title, message: n.message, timestamp: n.timestamp, ...(n.link ? { link: n.link } : {}) });
 }
 
 /** Test helper: forget everything on screen and every timer. */

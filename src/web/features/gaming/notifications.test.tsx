@@ -63,6 +63,19 @@ describe('NotificationCenter', { timeout: 20_000 }, () => {
     expect(cards()).toHaveLength(0);
   });
 
+  it('offers to open the page a realtime notification is about, and goes away when opened', () => {
+    const { location } = renderApp(<NotificationCenter />, { user: buildUser() });
+    act(() => receiveServerNotification({ id: 'n-cancel', type: 'info', title: 'Saved event cancelled', message: '“Lantern Walk” (Sat, Dec 5 · 6:00 PM) is cancelled, says its source.', timestamp: '2026-11-27T18:00:00.000Z', read: false, autoHide: true, duration: 5000, link: '/events/e1' }));
+    const open = screen.getByRole('link', { name: 'Open: Saved event cancelled' });
+    expect(open.getAttribute('href')).toBe('/events/e1');
+    fireEvent.click(open);
+    expect(location.history.at(-1)).toBe('/events/e1');
+    expect(cards()).toHaveLength(0);
+    // One without a page offers nothing to open.
+    act(() => receiveServerNotification({ id: 'n-badge', type: 'achievement', title: 'New Badge Unlocked', message: 'Explorer', timestamp: '2026-11-27T18:00:00.000Z', read: false, autoHide: true, duration: 8000 }));
+    expect(screen.queryByRole('link')).toBeNull();
+  });
+
   it('shows a realtime notification once, whatever its delivery count, and ignores junk', () => {
     render(<NotificationCenter />);
     const n: NotificationResponse = {

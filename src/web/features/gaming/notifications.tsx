@@ -1,6 +1,6 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { AlertCircle, Bell, CheckCheck, CheckCircle2, Info, Trophy, X, type LucideIcon } from 'lucide-react';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import type { NotificationType } from '../../../contract/notifications.ts';
 import { relativeTime, useNow } from './gaming-format.ts';
 import { useMarkRead, useNotifications } from './gaming.queries.ts';
@@ -28,6 +28,11 @@ function NotificationCard({ n }: { n: LiveNotification }) {
       <div className="min-w-0">
         <p className="text-sm font-semibold">{n.title}</p>
         <p className="text-sm text-muted-foreground">{n.message}</p>
+        {n.link && (
+          <Link href={n.link} onClick={() => dismissNotification(n.id)} className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-primary underline-offset-2 hover:underline" aria-label={`Open: ${n.title}`}>
+            Open
+          </Link>
+        )}
       </div>
       <button
         type="button"
