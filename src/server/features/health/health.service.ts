@@ -3,7 +3,7 @@ import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { zonedDayBounds } from '../../../contract/time.ts';
 import type { HealthChecks, HealthResponse } from '../../../contract/health.ts';
 import type { Clock } from '../../clock.ts';
-import type { Db } from '../../db/client.ts';
+import { queryRows, type Db } from '../../db/client.ts';
 import { events } from '../events/events.table.ts';
 import { sourceRuns, sources } from '../ingestion/sources.table.ts';
 import { users } from '../users/users.table.ts';
@@ -58,12 +58,17 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
    * of the feed out, how many kept listed events they did not meet.
    */
   async function sourceRunsCheck(): Promise<HealthChecks['sources']> {
-    const rows = await db
-      .selectDistinctOn([sourceRuns.sourceId], { status: sourceRuns.status, lastRunSkipped: sources.lastRunSkipped, lastRunHeld: sources.lastRunHeld })
-      .from(sourceRuns)
-      .innerJoin(sources, eq(sources.id, sourceRuns.sourceId))
-      .where(eq(sources.enabled, true))
-      .orderBy(sourceRuns.sourceId, desc(sourceRuns.startedAt));
+    // Each source's newest run through the (source, start) index: DISTINCT ON read every run ever
+    // made, 580 ms at a year of ten-minute runs of 11 sources (bench/health.bench.ts), every 5 s
+    // while an admin has the Overview open.
+    const rows = (
+      await queryRows<{ status: string; last_run_skipped: number; last_run_held: number }>(
+        db,
+        sql`select r.status, s.last_run_skipped, s.last_run_held from ${sources} s
+            cross join lateral (select status from ${sourceRuns} r where r.source_id = s.id order by r.started_at desc limit 1) r
+            where s.enabled`,
+      )
+    ).map((r) => ({ status: r.status, lastRunSkipped: r.last_run_skipped, lastRunHeld: r.last_run_held }));
     const failing = rows.filter((r) => r.status === 'error').length;
     // What the last run that read the feed left out: a 'not modified' run since keeps it true.
     const leftOut = rows.filter((r) => r.status !== 'error' && r.lastRunSkipped > 0).length;

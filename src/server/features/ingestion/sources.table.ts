@@ -55,5 +55,11 @@ export const sourceRuns = pgTable(
     errorMessage: text('error_message'),
     notes: jsonb('notes').$type<RunNote[]>().notNull().default([]),
   },
-  (t) => [index('source_runs_source_idx').on(t.sourceId, t.startedAt)],
+  (t) => [
+    index('source_runs_source_idx').on(t.sourceId, t.startedAt),
+    // The latest run of all (the Overview's "last run") and the runs of a window (the assistant's
+    // source status) without reading a year of runs.
+    index('source_runs_finished_idx').on(t.finishedAt),
+    index('source_runs_started_idx').on(t.startedAt),
+  ],
 );
