@@ -1,10 +1,11 @@
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BackupsResponse, StoredBackup } from '../../../contract/admin.ts';
 import type { Clock } from '../../clock.ts';
+import { conflict } from '../../errors.ts';
 
 /**
  * Scheduled backups of the embedded database: every `everyHours` a backup (the same file the
@@ -18,6 +19,25 @@ const NAME = /^townbeat-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})Z\.tar
 const PARTIAL = '.partial';
 /** A new server's first backup waits this long, so that it does not slow the start (demo seeding). */
 export const FIRST_BACKUP_DELAY_MS = 5 * 60_000;
+/** Room left on the disk besides a backup's size, for the database (usually on the same disk) to grow. */
+export const BACKUP_DISK_RESERVE = 256 * 1024 * 1024;
+
+const mb = (bytes: number) => `${Math.round(bytes / 1_000_000).toLocaleString('en-US')} MB`;
+
+/**
+ * Why a backup must not be written now, or null: a backup that would leave less than
+ * BACKUP_DISK_RESERVE free could fill the disk the database writes to, losing more than it keeps.
+ * `expected` is the size of the newest backup (the next is about as large).
+ */
+export function diskRefusal(freeBytes: number, expected: number): string | null {
+  const needed = expected + BACKUP_DISK_RESERVE;
+  return freeBytes < needed ? `not written: ${mb(freeBytes)} free on its disk, and a backup (about ${mb(expected)}) must leave ${mb(BACKUP_DISK_RESERVE)} for the database` : null;
+}
+
+const freeBytesOf = async (dir: string) => {
+  const s = await statfs(dir);
+  return s.bavail * s.bsize;
+};
 
 /** The file name of a backup taken at `at` (UTC, to the second; sorts by time). */
 export function backupName(at: Date): string {
@@ -53,6 +73,8 @@ export interface BackupsDeps {
   log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void };
   /** Where a failed scheduled backup is recorded for admins (the error log). */
   recordError: (message: string) => Promise<void>;
+  /** Free bytes on the disk of `dir` (statfs; tests give their own). */
+  freeBytes?: (dir: string) => Promise<number>;
 }
 
 export function createBackupsService(deps: BackupsDeps) {
@@ -94,6 +116,8 @@ export function createBackupsService(deps: BackupsDeps) {
     const name = backupName(at);
     await mkdir(dir, { recursive: true });
     const partial = join(dir, name + PARTIAL);
+    const refusal = diskRefusal(await (deps.freeBytes ?? freeBytesOf)(dir), (await list())[0]?.bytes ?? 0);
+    if (refusal) throw conflict(`Backup ${refusal}`);
     try {
       // Written beside its final name and renamed once whole: a listed backup is never half a file.
       await pipeline(await deps.backup(), createWriteStream(partial, { mode: 0o600 }));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../clock.ts';
 import { openDatabaseFromDump, queryRows, type Database } from '../../db/client.ts';
 import { openTestDatabase } from '../../test/test-db.ts';
-import { backupName, backupTime, createBackupsService, expiredBackups, FIRST_BACKUP_DELAY_MS, type BackupsDeps } from './backups.service.ts';
+import { BACKUP_DISK_RESERVE, backupName, backupTime, createBackupsService, diskRefusal, expiredBackups, FIRST_BACKUP_DELAY_MS, type BackupsDeps } from './backups.service.ts';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -29,6 +29,16 @@ describe('backup names and expiry', () => {
     // A server stopped for a month keeps its last backup until a newer one is written.
     expect(expiredBackups([ago(30), ago(40)], now, 7)).toEqual([ago(40)]);
     expect(expiredBackups([], now, 7)).toEqual([]);
+  });
+});
+
+describe('room on the disk', () => {
+  it('refuses a backup that would leave the database less than its reserve', () => {
+    const backup = 240_000_000;
+    expect(diskRefusal(backup + BACKUP_DISK_RESERVE, backup)).toBeNull();
+    expect(diskRefusal(backup + BACKUP_DISK_RESERVE - 1, backup)).toBe('not written: 508 MB free on its disk, and a backup (about 240 MB) must leave 268 MB for the database');
+    // The first backup, with none to go by: the reserve alone.
+    expect(diskRefusal(BACKUP_DISK_RESERVE - 1, 0)).toMatch(/^not written: 268 MB free/);
   });
 });
 
@@ -115,6 +125,15 @@ describe('backups of the embedded database', () => {
     const off = service({ dir, everyHours: 0 }).svc;
     await off.start();
     expect(await off.status()).toMatchObject({ scheduled: false, next: null, backups: [] });
+  });
+
+  it('writes nothing when the disk is nearly full, and says so as a conflict', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'townbeat-backups-'));
+    let written = 0;
+    const { svc } = service({ dir, freeBytes: async () => 100_000_000, backup: async () => (written++, Readable.from([Buffer.from('x')])) });
+    await expect(svc.take()).rejects.toMatchObject({ status: 409, message: 'Backup not written: 100 MB free on its disk, and a backup (about 0 MB) must leave 268 MB for the database' });
+    expect(written).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('shares a backup being written with a second request instead of taking two', async () => {
