@@ -8,6 +8,13 @@ describe('parseEnv', () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it('schedules backups daily, kept a week, by default; at most every 24 days (a timer goes no further)', () => {
+    expect(parseEnv({})).toMatchObject({ BACKUP_EVERY_HOURS: 24, BACKUP_KEEP_DAYS: 7 });
+    expect(parseEnv({ BACKUP_EVERY_HOURS: '0' }).BACKUP_EVERY_HOURS).toBe(0);
+    expect(() => parseEnv({ BACKUP_EVERY_HOURS: '600' })).toThrow(/^Invalid environment variable BACKUP_EVERY_HOURS: /);
+    expect(() => parseEnv({ BACKUP_KEEP_DAYS: '0' })).toThrow(/BACKUP_KEEP_DAYS/);
+  });
+
   it('names the variable when a value is bad', () => {
     expect(() => parseEnv({ PORT: 'eighty' })).toThrow(EnvError);
     expect(() => parseEnv({ PORT: 'eighty' })).toThrow(/^Invalid environment variable PORT: /);

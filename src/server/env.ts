@@ -17,8 +17,8 @@ export const EnvSchema = z
     RESTORE_FROM: z.string().min(1).optional(),
     /** Where scheduled backups of the embedded database are written (default DATA_DIR/backups). */
     BACKUP_DIR: z.string().min(1).optional(),
-    /** Hours between scheduled backups of the embedded database; 0 turns them off. */
-    BACKUP_EVERY_HOURS: z.coerce.number().min(0).max(24 * 31).default(24),
+    /** Hours between scheduled backups of the embedded database (up to 24 days); 0 turns them off. */
+    BACKUP_EVERY_HOURS: z.coerce.number().min(0).max(24 * 24).default(24),
     /** Days a scheduled backup is kept; the newest is always kept. */
     BACKUP_KEEP_DAYS: z.coerce.number().min(1).max(3650).default(7),
     /** The built web app to serve (default dist/web); a second checkout's build or a test build may live elsewhere. */

@@ -22,6 +22,7 @@ export const FIRST_BACKUP_DELAY_MS = 5 * 60_000;
 /** Room left on the disk besides a backup's size, for the database (usually on the same disk) to grow. */
 export const BACKUP_DISK_RESERVE = 256 * 1024 * 1024;
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const mb = (bytes: number) => `${Math.round(bytes / 1_000_000).toLocaleString('en-US')} MB`;
 
 /**
@@ -143,7 +144,8 @@ export function createBackupsService(deps: BackupsDeps) {
   function schedule(inMs: number) {
     if (stopped) return;
     next = new Date(clock.now().getTime() + inMs);
-    timer = setTimeout(() => void scheduled(), inMs);
+    // setTimeout fires at once past 2^31 - 1 ms (24.8 days); BACKUP_EVERY_HOURS stops at 24 days.
+    timer = setTimeout(() => void scheduled(), Math.min(inMs, MAX_TIMER_MS));
     timer.unref();
   }
 
