@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ADMIN, hasChromium, NO_CHROMIUM, signUpThroughUi } from './fixtures.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
@@ -17,41 +17,57 @@ async function ok(res: Promise<{ status(): number; text(): Promise<string>; json
   return r.json();
 }
 
+/** The admin's side, through the API: signed in in a context of its own. */
+async function adminApi(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const api: APIRequestContext = context.request;
+  const headers = { origin: baseURL };
+  await ok(api.post('/api/auth/login', { data: { email: ADMIN.email, password: ADMIN.password }, headers }));
+  const rerun = (sourceId: string) => ok(api.post(`/api/admin/sources/${sourceId}/run`, { headers }));
+  return {
+    close: () => context.close(),
+    /** Adds a trusted CSV source, runs it, approves `titles` and returns their ids by title. */
+    async listedSource(name: string, config: object, titles: string[], tag: string) {
+      const source = (await ok(api.post('/api/admin/sources', { headers, data: { name, connector: 'csv', sourceType: 'municipal', trusted: true, config } }), 201)) as { id: string };
+      await rerun(source.id);
+      const pending = (await ok(api.get('/api/admin/events/pending'))) as { id: string; title: string }[];
+      for (const e of pending.filter((p) => titles.includes(p.title))) await ok(api.post(`/api/admin/events/${e.id}/approve`, { headers }));
+      const found = (await ok(api.get(`/api/events?search=${encodeURIComponent(tag)}&limit=10`))) as { id: string; title: string }[];
+      const ids = new Map(found.map((e) => [e.title, e.id]));
+      for (const t of titles) expect(ids.get(t), JSON.stringify(found)).toBeTruthy();
+      return { sourceId: source.id, ids };
+    },
+    /** The sheet is uploaded again with `config`, and run. */
+    async reupload(sourceId: string, config: object) {
+      await ok(api.patch(`/api/admin/sources/${sourceId}`, { headers, data: { config } }));
+      await rerun(sourceId);
+    },
+  };
+}
+
+/** A member saves an event from its page. */
+async function saveOnItsPage(page: Page, id: string, title: string) {
+  await page.goto(`/events/${id}`);
+  await page.getByRole('button', { name: `Add ${title} to favorites` }).click();
+  await expect(page.getByRole('button', { name: `Remove ${title} from favorites` })).toHaveAttribute('aria-pressed', 'true');
+}
+
 test('a member saved an event its source then dropped: My Events and the event page still have it, marked', async ({ page, browser, baseURL }) => {
   // The admin's side, through the API: a CSV source listing two walks, run once.
-  const admin = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const api: APIRequestContext = admin.request;
-  const headers = { origin: baseURL! };
-  await ok(api.post('/api/auth/login', { data: { email: ADMIN.email, password: ADMIN.password }, headers }));
+  const admin = await adminApi(browser, baseURL!);
   const tag = randomBytes(5).toString('hex');
   const dropped = `Lantern Walk ${tag}`;
   const kept = `Owl Prowl ${tag}`;
   const day = new Date(Date.now() + 6 * DAY).toISOString().slice(0, 10);
-  const source = (await ok(
-    api.post('/api/admin/sources', {
-      headers,
-      data: { name: `Park walks ${tag}`, connector: 'csv', sourceType: 'municipal', trusted: true, config: { csv: sheet([dropped, kept], day), mapping: { title: 'Event', start: 'Starts', venue: 'Park' } } },
-    }),
-    201,
-  )) as { id: string };
-  await ok(api.post(`/api/admin/sources/${source.id}/run`, { headers }));
-  const pending = (await ok(api.get('/api/admin/events/pending'))) as { id: string; title: string }[];
-  for (const e of pending.filter((p) => p.title === dropped || p.title === kept)) await ok(api.post(`/api/admin/events/${e.id}/approve`, { headers }));
-  const found = (await ok(api.get(`/api/events?search=${encodeURIComponent(tag)}&limit=10`))) as { id: string; title: string }[];
-  const droppedId = found.find((e) => e.title === dropped)?.id;
-  expect(droppedId, JSON.stringify(found)).toBeTruthy();
+  const mapping = { title: 'Event', start: 'Starts', venue: 'Park' };
+  const { sourceId, ids } = await admin.listedSource(`Park walks ${tag}`, { csv: sheet([dropped, kept], day), mapping }, [dropped, kept], tag);
 
   // A member saves both walks from their pages.
   await signUpThroughUi(page);
-  for (const title of [dropped, kept]) {
-    await page.goto(`/events/${found.find((e) => e.title === title)!.id}`);
-    await page.getByRole('button', { name: `Add ${title} to favorites` }).click();
-    await expect(page.getByRole('button', { name: `Remove ${title} from favorites` })).toHaveAttribute('aria-pressed', 'true');
-  }
+  for (const title of [dropped, kept]) await saveOnItsPage(page, ids.get(title)!, title);
 
   // The sheet is uploaded again without the lantern walk, and run.
-  await ok(api.patch(`/api/admin/sources/${source.id}`, { headers, data: { config: { csv: sheet([kept], day), mapping: { title: 'Event', start: 'Starts', venue: 'Park' } } } }));
-  await ok(api.post(`/api/admin/sources/${source.id}/run`, { headers }));
+  await admin.reupload(sourceId, { csv: sheet([kept], day), mapping });
   await admin.close();
 
   // It has left the listings, but the member's saved events still hold it, marked.
@@ -72,32 +88,21 @@ test('a member saved an event its source then dropped: My Events and the event p
 });
 
 test('a member hears in the bell when the source moves an event they saved, and the bell opens it', async ({ page, browser, baseURL }) => {
-  const admin = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const api: APIRequestContext = admin.request;
-  const headers = { origin: baseURL! };
-  await ok(api.post('/api/auth/login', { data: { email: ADMIN.email, password: ADMIN.password }, headers }));
+  const admin = await adminApi(browser, baseURL!);
   const tag = randomBytes(5).toString('hex');
   const title = `Moonlight Paddle ${tag}`;
   const day = new Date(Date.now() + 8 * DAY).toISOString().slice(0, 10);
   // The sheet names each row's id, so a new start is the same event moved, not another.
   const sheet = (time: string) => `Id,Event,Starts,Park\npaddle-${tag},${title},${day} ${time},Laurelhurst Park\n`;
   const config = (time: string) => ({ csv: sheet(time), mapping: { id: 'Id', title: 'Event', start: 'Starts', venue: 'Park' } });
-  const source = (await ok(api.post('/api/admin/sources', { headers, data: { name: `Paddles ${tag}`, connector: 'csv', sourceType: 'municipal', trusted: true, config: config('18:00') } }), 201)) as { id: string };
-  await ok(api.post(`/api/admin/sources/${source.id}/run`, { headers }));
-  const pending = (await ok(api.get('/api/admin/events/pending'))) as { id: string; title: string }[];
-  for (const e of pending.filter((p) => p.title === title)) await ok(api.post(`/api/admin/events/${e.id}/approve`, { headers }));
-  const found = (await ok(api.get(`/api/events?search=${encodeURIComponent(tag)}&limit=10`))) as { id: string; title: string }[];
-  const id = found.find((e) => e.title === title)?.id;
-  expect(id, JSON.stringify(found)).toBeTruthy();
+  const { sourceId, ids } = await admin.listedSource(`Paddles ${tag}`, config('18:00'), [title], tag);
+  const id = ids.get(title)!;
 
   await signUpThroughUi(page);
-  await page.goto(`/events/${id}`);
-  await page.getByRole('button', { name: `Add ${title} to favorites` }).click();
-  await expect(page.getByRole('button', { name: `Remove ${title} from favorites` })).toHaveAttribute('aria-pressed', 'true');
+  await saveOnItsPage(page, id, title);
 
   // The sheet comes again with the paddle an hour later.
-  await ok(api.patch(`/api/admin/sources/${source.id}`, { headers, data: { config: config('19:00') } }));
-  await ok(api.post(`/api/admin/sources/${source.id}/run`, { headers }));
+  await admin.reupload(sourceId, config('19:00'));
   await admin.close();
 
   await page.goto('/');

@@ -87,8 +87,8 @@ export function useUpdateUser() {
 }
 
 /** GET /api/admin/backups: the schedule and the backups the server keeps. */
-export function useBackups(enabled: boolean) {
-  return useQuery<BackupsResponse>({ queryKey: BACKUPS_KEY, enabled, refetchOnMount: 'always' });
+export function useBackups() {
+  return useQuery<BackupsResponse>({ queryKey: BACKUPS_KEY, refetchOnMount: 'always' });
 }
 
 /** POST /api/admin/backups: a backup into the backup directory now; the list and audit log are asked again. */

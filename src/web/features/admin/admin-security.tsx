@@ -17,7 +17,7 @@ const at = (iso: string) => new Date(iso).toLocaleString('en-US', { weekday: 'sh
 
 /** The backups the server writes by itself (BACKUP_DIR), each to download, and one to write now. */
 function KeptBackups() {
-  const backups = useBackups(true);
+  const backups = useBackups();
   const take = useTakeBackup();
   if (backups.isPending) return <InlineLoading label="Reading the backups kept…" />;
   if (backups.isError)
