@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { ADMIN, hasChromium, NO_CHROMIUM, signUpThroughUi } from './fixtures.ts';
+import { ADMIN, hasChromium, NO_CHROMIUM, signInThroughUi, signUpThroughUi } from './fixtures.ts';
 
 // Skipped only on a machine without Debian's Chromium (a developer's): in CI hasChromium is true and
 // playwright.config.ts fails the run when Chromium is missing, so these tests always run there.
@@ -113,4 +113,34 @@ test('a member hears in the bell when the source moves an event they saved, and 
   await news.click();
   await expect(page).toHaveURL(new RegExp(`/events/${id}$`));
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+});
+
+test('most of a source missing at once stays listed; an admin who knows it is gone removes it from the card', async ({ page, browser, baseURL }) => {
+  const admin = await adminApi(browser, baseURL!);
+  const tag = randomBytes(5).toString('hex');
+  const titles = Array.from({ length: 6 }, (_, i) => `Season Concert ${i + 1} ${tag}`);
+  const day = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
+  const mapping = { title: 'Event', start: 'Starts', venue: 'Park' };
+  const name = `Summer stage ${tag}`;
+  const { sourceId } = await admin.listedSource(name, { csv: sheet(titles, day), mapping }, titles, tag);
+  // The sheet comes back with one concert of six: held, still listed.
+  await admin.reupload(sourceId, { csv: sheet(titles.slice(0, 1), day), mapping });
+  await admin.close();
+  const listed = async () => ((await ok(page.request.get(`/api/events?search=${encodeURIComponent(tag)}&limit=10`))) as { title: string }[]).map((e) => e.title).sort();
+  expect(await listed()).toEqual([...titles].sort());
+
+  await signInThroughUi(page, ADMIN);
+  await page.goto('/admin/sources');
+  const card = page.getByTestId('source-item').filter({ has: page.getByRole('heading', { level: 2, name }) });
+  await expect(card.getByTestId('source-last-held')).toContainText('5 listed events were not in the last run and stay listed');
+  await card.getByRole('button', { name: 'Remove them now' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove 5 events now?' });
+  await expect(dialog).toContainText('they stay listed for 6 hours');
+  await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(page.getByText('5 events removed')).toBeVisible();
+  await expect(card.getByTestId('source-last-held')).toHaveCount(0);
+  // The run that held them tells what became of them.
+  await card.getByRole('button', { name: 'History' }).click();
+  await expect(card.getByRole('list', { name: 'What the run could not use' }).first()).toContainText('5 entries were removed by an admin, who confirmed they are gone from the source');
+  expect(await listed()).toEqual([titles[0]]);
 });

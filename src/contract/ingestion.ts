@@ -74,6 +74,12 @@ export const SourceResponse = z.object({
      * source, or most of the source's events went missing at once (its History says which).
      */
     lastRunHeld: z.number().int(),
+    /**
+     * Why, when it kept any: `partial-read` (a page limit or the repeat budget: the missing ones may
+     * simply be unread) or `sudden-drop` (most of the source at once, which an admin may confirm
+     * with POST /api/admin/sources/:id/remove-held instead of waiting out the hold).
+     */
+    lastRunHeldReason: z.enum(['partial-read', 'sudden-drop']).nullable(),
     etag: z.string().nullable(),
     lastModified: z.string().nullable(),
   }),
@@ -84,9 +90,10 @@ export type SourceResponse = z.infer<typeof SourceResponse>;
  * What a run could not use from a source, by reason. `skipped`: entries of the feed that are not
  * listed (no title, no start, unreadable); `repeated`: exact repeats kept once; `rejected`: items
  * refused when normalised (already ended, beyond two years); `kept`: items listed with a field
- * left out; `unread`: a part of the source the run did not read (a page limit, the repeat budget).
+ * left out; `unread`: a part of the source the run did not read (a page limit, the repeat budget);
+ * `removed`: listed events the run kept after a sudden drop and an admin then removed.
  */
-export const RUN_NOTE_KINDS = ['skipped', 'repeated', 'rejected', 'kept', 'unread'] as const;
+export const RUN_NOTE_KINDS = ['skipped', 'repeated', 'rejected', 'kept', 'unread', 'removed'] as const;
 export type RunNoteKind = (typeof RUN_NOTE_KINDS)[number];
 export const RunNote = z.object({
   kind: z.enum(RUN_NOTE_KINDS),
@@ -111,6 +118,16 @@ export const RunSummaryResponse = z.object({
   notes: z.array(RunNote),
 });
 export type RunSummaryResponse = z.infer<typeof RunSummaryResponse>;
+
+/**
+ * Hours a sudden drop (most of a source's listed events missing at once) stays listed before a
+ * run removes it, unless an admin removes it sooner (remove-held).
+ */
+export const SUDDEN_DROP_HOLD_HOURS = 6;
+
+/** POST /api/admin/sources/:id/remove-held: how many held events were marked removed by the source. */
+export const RemoveHeldResponse = z.object({ removed: z.number().int() });
+export type RemoveHeldResponse = z.infer<typeof RemoveHeldResponse>;
 
 export const SourceRunResponse = RunSummaryResponse.extend({
   id: z.string(),

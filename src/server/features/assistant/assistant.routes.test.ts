@@ -125,8 +125,13 @@ describe('read commands answer at once with real data', () => {
     expect(s.response).toContain('which left out 2 entries of the feed (see its History)');
     expect(s.response).not.toContain('did not meet');
     // A run that kept listed events it did not meet says so too.
-    await t.database.db.execute(sql`update sources set last_run_held = 3 where name = 'Parks Sheet'`);
-    expect((await ask('source status')).response).toContain('(see its History), and did not meet 3 of its listed events, kept listed until a later run shows they are gone');
+    await t.database.db.execute(sql`update sources set last_run_held = 3, last_run_held_reason = 'partial-read' where name = 'Parks Sheet'`);
+    const partial = (await ask('source status')).response;
+    expect(partial).toContain('(see its History), and did not meet 3 of its listed events, kept listed until a later run shows they are gone');
+    expect(partial).not.toContain('remove them now');
+    // After a sudden drop, the admin may remove them sooner.
+    await t.database.db.execute(sql`update sources set last_run_held_reason = 'sudden-drop' where name = 'Parks Sheet'`);
+    expect((await ask('source status')).response).toContain('kept listed until a later run shows they are gone (most of the source at once: an admin who knows they are gone can remove them now on its card)');
   });
 
   it('unhandled 5xx errors are written to the error log, and View Error Logs shows them', async () => {

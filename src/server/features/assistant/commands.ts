@@ -196,11 +196,12 @@ const sourceStatus: CommandDef<typeof SourceStatusArgs> = {
           consecutiveFailures: s.consecutiveFailures,
           lastRunSkipped: s.lastRunSkipped,
           lastRunHeld: s.lastRunHeld,
+          lastRunHeldReason: s.lastRunHeldReason,
         };
       });
     const shown = args.failedOnly ? rows.filter((r) => r.failedRuns > 0) : rows;
     const line = (r: (typeof rows)[number]) =>
-      `- ${quote(r.name)}${r.enabled ? '' : ' (disabled)'}: ${r.runs} runs ${label}, ${r.failedRuns} failed; last run ${r.lastRunAt ?? 'never'}${r.lastRunSkipped ? `, which left out ${r.lastRunSkipped} entr${r.lastRunSkipped === 1 ? 'y' : 'ies'} of the feed (see its History)` : ''}${r.lastRunHeld ? `, and did not meet ${r.lastRunHeld} of its listed event${r.lastRunHeld === 1 ? '' : 's'}, kept listed until a later run shows ${r.lastRunHeld === 1 ? 'it is' : 'they are'} gone` : ''}${r.lastError ? `; last error ${quote(r.lastError)}` : ''}`;
+      `- ${quote(r.name)}${r.enabled ? '' : ' (disabled)'}: ${r.runs} runs ${label}, ${r.failedRuns} failed; last run ${r.lastRunAt ?? 'never'}${r.lastRunSkipped ? `, which left out ${r.lastRunSkipped} entr${r.lastRunSkipped === 1 ? 'y' : 'ies'} of the feed (see its History)` : ''}${r.lastRunHeld ? `, and did not meet ${r.lastRunHeld} of its listed event${r.lastRunHeld === 1 ? '' : 's'}, kept listed until a later run shows ${r.lastRunHeld === 1 ? 'it is' : 'they are'} gone${r.lastRunHeldReason === 'sudden-drop' ? ` (most of the source at once: an admin who knows ${r.lastRunHeld === 1 ? 'it is' : 'they are'} gone can remove ${r.lastRunHeld === 1 ? 'it' : 'them'} now on its card)` : ''}` : ''}${r.lastError ? `; last error ${quote(r.lastError)}` : ''}`;
     let text: string;
     if (args.failedOnly) text = shown.length ? [`${shown.length} source${shown.length === 1 ? '' : 's'} failed ${label}:`, ...shown.map(line)].join('\n') : `No source failed ${label} (${rows.length} sources checked).`;
     else text = shown.length ? [`${shown.length} source${shown.length === 1 ? '' : 's'}:`, ...shown.map(line)].join('\n') : 'No sources are configured.';

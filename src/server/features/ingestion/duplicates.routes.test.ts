@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { REMOVED_BY_ADMIN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 
 // Deduplication end to end: calendars of distinct events stay distinct; what may be one event is
 // proposed to admins, who merge (reversibly) or keep apart.
@@ -390,6 +390,54 @@ describe('events a source drops', () => {
     await run(shows);
     expect((await run(shows.slice(0, 2))).notes.filter((n) => n.kind === 'kept')).toEqual([]);
     expect(await listed()).toEqual(['Songwriter Night 1', 'Songwriter Night 2']);
+  });
+
+  it('an admin who knows a held drop is real removes it at once; a partial read is never removed by hand', async () => {
+    const shows = Array.from({ length: 6 }, (_, i) => ({ uid: `show-${i}@venue`, title: `Songwriter Night ${i + 1}`, start: `202612${String(10 + i)}T190000`, location: 'Doug Fir Lounge' }));
+    const { id } = await approvedSource(shows);
+    const card = async () => ((await api('GET', '/api/admin/sources')).json() as { id: string; health: { lastRunHeld: number; lastRunHeldReason: string | null } }[]).find((s) => s.id === id)!.health;
+    const removeHeld = (cookie?: string) => api('POST', `/api/admin/sources/${id}/remove-held`, undefined, cookie);
+    const updates: unknown[] = [];
+    const off = t.app.bus.subscribe('event_update', (e) => updates.push(e));
+
+    // Nothing held yet: nothing to remove.
+    expect(await card()).toMatchObject({ lastRunHeld: 0, lastRunHeldReason: null });
+    expect((await removeHeld()).statusCode).toBe(409);
+    expect((await rerun(id, shows.slice(0, 1))).notes).toContainEqual({ kind: 'kept', reason: SUDDEN_DROP_KEPT, count: 5, examples: [] });
+    expect(await card()).toEqual(expect.objectContaining({ lastRunHeld: 5, lastRunHeldReason: 'sudden-drop' }));
+    // Only an admin.
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/sources/${id}/remove-held` })).statusCode).toBe(401);
+    expect((await removeHeld(member)).statusCode).toBe(403);
+    expect(await listed()).toHaveLength(6);
+
+    const res = await removeHeld();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ removed: 5 });
+    expect(await listed()).toEqual(['Songwriter Night 1']);
+    expect(updates).toHaveLength(5);
+    expect(await card()).toMatchObject({ lastRunHeld: 0, lastRunHeldReason: null });
+    // The run that held them says what became of them.
+    const [last] = (await api('GET', `/api/admin/sources/${id}/runs`)).json() as { notes: { kind: string; reason: string; count: number; examples: string[] }[] }[];
+    expect(last!.notes).toContainEqual({ kind: 'removed', reason: REMOVED_BY_ADMIN, count: 5, examples: ['Songwriter Night 2', 'Songwriter Night 3', 'Songwriter Night 4'] });
+    // Once only; and the next run, still without them, has nothing to hold.
+    expect((await removeHeld()).statusCode).toBe(409);
+    expect((await rerun(id, shows.slice(0, 1))).notes.filter((n) => n.kind === 'kept')).toEqual([]);
+    // The admin was wrong: the source lists them again and they are back.
+    await rerun(id, shows);
+    expect(await listed()).toHaveLength(6);
+    off();
+
+    // A run that did not read the whole source keeps what it did not meet, and no admin removes that.
+    const chimes = { uid: 'chimes@square', title: 'Pioneer Square Chimes', start: '20261201T090000', location: 'Pioneer Courthouse Square', rrule: 'FREQ=HOURLY;INTERVAL=6' };
+    await rerun(id, [...shows, chimes]);
+    expect((await rerun(id, [chimes])).notes).toContainEqual(expect.objectContaining({ kind: 'kept', reason: UNSEEN_KEPT }));
+    expect(await card()).toEqual(expect.objectContaining({ lastRunHeldReason: 'partial-read' }));
+    const refused = await removeHeld();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('may simply be unread');
+    expect(await listed()).toContain('Songwriter Night 6');
+    // An unknown source.
+    expect((await api('POST', '/api/admin/sources/00000000-0000-4000-8000-000000000000/remove-held')).statusCode).toBe(404);
   });
 
   it('are not marked in calendars while a source still lists them', async () => {

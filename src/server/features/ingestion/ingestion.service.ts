@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { CityConfig } from '../../../contract/city.ts';
+import { SUDDEN_DROP_HOLD_HOURS } from '../../../contract/ingestion.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
-import { AppError, invalid, notFound } from '../../errors.ts';
+import { AppError, conflict, invalid, notFound } from '../../errors.ts';
 import { createAuditRepository } from '../admin/audit.repository.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import type { LlmClient } from '../../lib/llm.ts';
@@ -86,10 +87,16 @@ export const UNSEEN_KEPT = 'were listed before and not met by this run, which di
  */
 export const SUDDEN_DROP_MIN = 5;
 export const SUDDEN_DROP_SHARE = 0.5;
-export const SUDDEN_DROP_HOLD_HOURS = 6;
+export { SUDDEN_DROP_HOLD_HOURS };
 export const SUDDEN_DROP_KEPT = `were missing from this run, most of what the source lists: kept listed until they have been missing for ${SUDDEN_DROP_HOLD_HOURS} hours`;
-/** The listed events a run did not meet and kept listed, from its notes. */
-export const heldCount = (notes: readonly RunNote[]) => notes.reduce((n, note) => (note.kind === 'kept' && (note.reason === UNSEEN_KEPT || note.reason === SUDDEN_DROP_KEPT) ? n + note.count : n), 0);
+/** The listed events a run did not meet and kept listed, and why, from its notes. */
+export function heldBy(notes: readonly RunNote[]): { count: number; reason: 'partial-read' | 'sudden-drop' | null } {
+  const note = notes.find((n) => n.kind === 'kept' && (n.reason === UNSEEN_KEPT || n.reason === SUDDEN_DROP_KEPT));
+  if (!note) return { count: 0, reason: null };
+  return { count: note.count, reason: note.reason === SUDDEN_DROP_KEPT ? 'sudden-drop' : 'partial-read' };
+}
+/** The note an admin's removal of a held sudden drop adds to the run that held it. */
+export const REMOVED_BY_ADMIN = 'were removed by an admin, who confirmed they are gone from the source';
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;
@@ -369,6 +376,32 @@ export function createIngestionService(deps: {
 
     contribute,
 
+    /**
+     * An admin confirms a held sudden drop (a venue cleared its season): the listed events the
+     * source's last stored run did not meet are marked removed by the source now, rather than once
+     * the hold runs out. Never a partial read's: those events may simply be unread. The run's
+     * History notes it, and a later run that lists them again brings them back.
+     */
+    async removeHeld(sourceId: string): Promise<{ removed: number }> {
+      if (!(await repo.findById(sourceId))) throw notFound('Source not found');
+      const now = clock.now();
+      const gone = await db.transaction(async (tx) => {
+        const r = createSourcesRepository(tx);
+        await r.lockSource(sourceId);
+        const last = await r.lastStoredRun(sourceId);
+        const held = heldBy(last?.notes ?? []);
+        if (!last || held.reason === null || last.notes.some((n) => n.kind === 'removed')) throw conflict('The last run of this source kept no listed events it did not meet');
+        if (held.reason === 'partial-read') throw conflict('The last run of this source did not read all of it: the events it did not meet may simply be unread, so they stay listed until a whole run lacks them');
+        const rows = await r.markGone(sourceId, last.startedAt, now);
+        await r.setRunNotes(last.id, [...last.notes, { kind: 'removed', reason: REMOVED_BY_ADMIN, count: rows.length, examples: rows.slice(0, NOTE_EXAMPLES).map((e) => e.title) }]);
+        await r.update(sourceId, { lastRunHeld: 0, lastRunHeldReason: null });
+        return rows;
+      });
+      // Open lists drop them at once, as a run's removals do.
+      for (const e of gone) if (e.status === 'approved') deps.bus.publish('event_update', { id: e.id, action: 'updated' });
+      return { removed: gone.length };
+    },
+
     /** Runs one source now; records the run and the source's health whatever happens. */
     async runSource(sourceId: string, trigger: 'schedule' | 'manual' | 'seed' = 'manual'): Promise<RunSummary> {
       const source = await repo.findById(sourceId);
@@ -435,7 +468,7 @@ export function createIngestionService(deps: {
         lastRunAt: finishedAt,
         ...(summary.status === 'error'
           ? { lastError: summary.error ?? 'failed', consecutiveFailures: source.consecutiveFailures + 1 }
-          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, lastRunHeld: summary.status === 'success' ? heldCount(summary.notes) : source.lastRunHeld, ...validators }),
+          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, ...(summary.status === 'success' ? { lastRunHeld: heldBy(summary.notes).count, lastRunHeldReason: heldBy(summary.notes).reason } : {}), ...validators }),
       });
       return summary;
     },

@@ -42,6 +42,7 @@ export function toSourceResponse(s: SourceRow): SourceResponse {
       eventsSeen: s.eventsSeen,
       lastRunSkipped: s.lastRunSkipped,
       lastRunHeld: s.lastRunHeld,
+      lastRunHeldReason: s.lastRunHeldReason,
       etag: s.etag,
       lastModified: s.lastModified,
     },

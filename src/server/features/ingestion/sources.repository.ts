@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { eventSources, events, venues } from '../events/events.table.ts';
+import type { RunNote } from './run-notes.ts';
 import { sourceRuns, sources } from './sources.table.ts';
 
 export type SourceRow = typeof sources.$inferSelect;
@@ -194,6 +195,20 @@ export function createSourcesRepository(db: Db) {
       const [row] = await db.insert(sourceRuns).values(run).returning();
       return row!;
     },
+    /** The source's latest run that stored what it read (a success), if any. */
+    async lastStoredRun(sourceId: string) {
+      const [row] = await db
+        .select()
+        .from(sourceRuns)
+        .where(and(eq(sourceRuns.sourceId, sourceId), eq(sourceRuns.status, 'success')))
+        .orderBy(desc(sourceRuns.startedAt))
+        .limit(1);
+      return row ?? null;
+    },
+    /** Rewrites a run's notes (an admin's action on what the run held is added to them). */
+    async setRunNotes(runId: string, notes: RunNote[]) {
+      await db.update(sourceRuns).set({ notes }).where(eq(sourceRuns.id, runId));
+    },
     listRuns: (sourceId: string, limit: number) =>
       db.select().from(sourceRuns).where(eq(sourceRuns.sourceId, sourceId)).orderBy(desc(sourceRuns.startedAt)).limit(limit),
     /**
@@ -336,8 +351,8 @@ export function createSourcesRepository(db: Db) {
      * Marks events only this source listed, still to come, that its run did not see again. An
      * event another source still lists (directly, or through a record merged into it) stays.
      */
-    async markGone(sourceId: string, runStart: Date, now: Date): Promise<{ id: string; status: string }[]> {
-      return queryRows<{ id: string; status: string }>(db, sql`update ${events} set gone_at = ${now.toISOString()} where ${unseenBy(sourceId, runStart, now)} returning id, status`);
+    async markGone(sourceId: string, runStart: Date, now: Date): Promise<{ id: string; status: string; title: string }[]> {
+      return queryRows<{ id: string; status: string; title: string }>(db, sql`update ${events} set gone_at = ${now.toISOString()} where ${unseenBy(sourceId, runStart, now)} returning id, status, title`);
     },
     /** How many events markGone would mark (a run that did not read the whole source keeps them listed). */
     async countUnseen(sourceId: string, runStart: Date, now: Date): Promise<number> {

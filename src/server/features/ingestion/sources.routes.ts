@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ImportUrlBody, ClassifyBody, MAX_CSV_UPLOAD_BYTES, ClassifyResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
+import { ImportUrlBody, ClassifyBody, MAX_CSV_UPLOAD_BYTES, ClassifyResponse, RemoveHeldResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { IngestionService } from './ingestion.service.ts';
 import { toSourceResponse, toSourceRunResponse } from './sources.mapper.ts';
@@ -12,7 +12,7 @@ const SOURCE_BODY_LIMIT = 3 * MAX_CSV_UPLOAD_BYTES;
 
 const IdParams = z.object({ id: z.uuid('id must be a source id') });
 
-/** Admin API for sources: list, add, edit, disable, delete, run now, and the run history. */
+/** Admin API for sources: list, add, edit, disable, delete, run now, remove a held drop, and the run history. */
 export async function sourcesRoutes(app: FastifyInstance, deps: { sources: SourcesService; ingestion: IngestionService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { sources } = deps;
@@ -34,6 +34,10 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
 
   r.post('/api/admin/sources/:id/run', { schema: { params: IdParams, response: { 200: RunSummaryResponse } }, config: { access: 'admin', rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (req) =>
     sources.runNow(req.params.id),
+  );
+
+  r.post('/api/admin/sources/:id/remove-held', { schema: { params: IdParams, response: { 200: RemoveHeldResponse } }, config: { access: 'admin' } }, async (req) =>
+    sources.removeHeld(req.params.id),
   );
 
   r.get('/api/admin/sources/:id/runs', { schema: { params: IdParams, response: { 200: z.array(SourceRunResponse) } }, config: { access: 'admin' } }, async (req) =>

@@ -16,7 +16,7 @@ export interface SourcesServiceDeps {
   scheduler: Pick<Scheduler, 'ensure'> | null;
 }
 
-/** The admin's sources: add, edit, delete, run now and the run history, keeping the schedule in step. */
+/** The admin's sources: add, edit, delete, run now, remove a held drop and the run history, keeping the schedule in step. */
 export function createSourcesService(deps: SourcesServiceDeps) {
   const { sources, ingestion, scheduler } = deps;
 
@@ -57,6 +57,9 @@ export function createSourcesService(deps: SourcesServiceDeps) {
       await find(id);
       return ingestion.runSource(id, 'manual');
     },
+
+    /** Removes now the listed events the source's last run held after a sudden drop (ingestion's removeHeld). */
+    removeHeld: (id: string) => ingestion.removeHeld(id),
 
     /** A source's latest runs, newest first. */
     async runs(id: string) {

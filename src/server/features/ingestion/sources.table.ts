@@ -24,6 +24,8 @@ export const sources = pgTable(
     lastRunSkipped: integer('last_run_skipped').notNull().default(0),
     /** Listed events its last successful run did not meet yet kept listed (a partial read, a sudden drop). */
     lastRunHeld: integer('last_run_held').notNull().default(0),
+    /** Why it kept them: it did not read the whole source, or most of the source went missing at once. */
+    lastRunHeldReason: text('last_run_held_reason', { enum: ['partial-read', 'sudden-drop'] }),
     etag: text('etag'),
     lastModified: text('last_modified'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

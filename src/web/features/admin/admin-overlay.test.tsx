@@ -26,7 +26,7 @@ function source(over: Partial<SourceResponse> = {}): SourceResponse {
     enabled: true,
     isDemo: false,
     config: {},
-    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, lastRunSkipped: 0, lastRunHeld: 0, etag: null, lastModified: null },
+    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, lastRunSkipped: 0, lastRunHeld: 0, lastRunHeldReason: null, etag: null, lastModified: null },
     ...over,
   };
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DuplicateListResponse, DuplicatePair, MergeResponse, SplitResponse } from '../../../contract/duplicates.ts';
 import type { EventPatch, EventStats, EventSummary, SavedEvent } from '../../../contract/events.ts';
-import type { RunNote, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
+import type { RemoveHeldResponse, RunNote, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import type { z } from 'zod';
 import { toast } from '../../components/ui/use-toast.ts';
 import { apiJson, apiRequest, ApiError, throwIfResNotOk } from '../../lib/api-client.ts';
@@ -176,6 +176,23 @@ export function useRunSource() {
     mutationFn: (id) => apiJson<RunSummaryResponse>('POST', `${SOURCES_KEY[0]}/${encodeURIComponent(id)}/run`),
     onSettled: () => {
       // Health, history, counts and whatever events the run brought in.
+      invalidateSources(client);
+      invalidateEventData(client);
+    },
+  });
+}
+
+/**
+ * POST /api/admin/sources/:id/remove-held: the admin confirms a held sudden drop, and its events
+ * are marked removed by the source now; the card, its History and the lists follow.
+ */
+export function useRemoveHeld() {
+  const client = useQueryClient();
+  return useMutation<RemoveHeldResponse, Error, Pick<SourceResponse, 'id' | 'name'>>({
+    mutationFn: ({ id }) => apiJson<RemoveHeldResponse>('POST', `${SOURCES_KEY[0]}/${encodeURIComponent(id)}/remove-held`),
+    onSuccess: ({ removed }, { name }) => toast({ title: `${removed.toLocaleString('en-US')} ${removed === 1 ? 'event' : 'events'} removed`, description: name }),
+    onError: (err) => toast({ title: 'Error', description: errorText(err), variant: 'destructive' }),
+    onSettled: () => {
       invalidateSources(client);
       invalidateEventData(client);
     },

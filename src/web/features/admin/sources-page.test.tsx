@@ -25,7 +25,7 @@ function source(over: Partial<SourceResponse> = {}): SourceResponse {
     enabled: true,
     isDemo: false,
     config: {},
-    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, lastRunSkipped: 0, lastRunHeld: 0, etag: null, lastModified: null },
+    health: { lastRunAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, eventsSeen: 0, lastRunSkipped: 0, lastRunHeld: 0, lastRunHeldReason: null, etag: null, lastModified: null },
     ...over,
   };
 }
@@ -33,7 +33,7 @@ function source(over: Partial<SourceResponse> = {}): SourceResponse {
 const HEALTHY = source({
   name: 'Portland Parks calendar',
   isDemo: true,
-  health: { lastRunAt: ago(5 * 60_000), lastSuccessAt: ago(5 * 60_000), lastError: null, consecutiveFailures: 0, eventsSeen: 1234, lastRunSkipped: 0, lastRunHeld: 0, etag: null, lastModified: null },
+  health: { lastRunAt: ago(5 * 60_000), lastSuccessAt: ago(5 * 60_000), lastError: null, consecutiveFailures: 0, eventsSeen: 1234, lastRunSkipped: 0, lastRunHeld: 0, lastRunHeldReason: null, etag: null, lastModified: null },
 });
 const FAILING = source({
   id: '00000000-0000-4000-8000-00000000000b',
@@ -42,7 +42,7 @@ const FAILING = source({
   sourceType: 'rss',
   trusted: false,
   intervalMinutes: 15,
-  health: { lastRunAt: ago(2 * 3600_000), lastSuccessAt: ago(3 * 86_400_000), lastError: 'HTTP 503 from feed', consecutiveFailures: 4, eventsSeen: 12, lastRunSkipped: 3, lastRunHeld: 0, etag: null, lastModified: null },
+  health: { lastRunAt: ago(2 * 3600_000), lastSuccessAt: ago(3 * 86_400_000), lastError: 'HTTP 503 from feed', consecutiveFailures: 4, eventsSeen: 12, lastRunSkipped: 3, lastRunHeld: 0, lastRunHeldReason: null, etag: null, lastModified: null },
 });
 
 /** Like Handler, but may answer 'not mine' (undefined) after awaiting. */
@@ -177,7 +177,7 @@ describe('SourcesPage', () => {
   });
 
   it('tells how many listed events the last run did not meet and kept listed, and See why opens History', async () => {
-    const held = source({ id: '00000000-0000-4000-8000-00000000000c', name: 'Cut-short feed', health: { ...HEALTHY.health, lastRunHeld: 6 } });
+    const held = source({ id: '00000000-0000-4000-8000-00000000000c', name: 'Cut-short feed', health: { ...HEALTHY.health, lastRunHeld: 6, lastRunHeldReason: 'partial-read' } });
     api({ list: [HEALTHY, held] });
     renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
     await screen.findByRole('heading', { level: 2, name: 'Cut-short feed' });
@@ -185,9 +185,44 @@ describe('SourcesPage', () => {
       '6 listed events were not in the last run and stay listed until a later run shows they are gone. See why',
     );
     expect(within(item('Portland Parks calendar')).queryByTestId('source-last-held')).toBeNull();
+    // A partial read's missing events may simply be unread: no admin removes them by hand.
+    expect(within(item('Cut-short feed')).queryByRole('button', { name: /Remove/ })).toBeNull();
     const toggle = within(item('Cut-short feed')).getByRole('button', { name: 'History' });
     fireEvent.click(within(item('Cut-short feed')).getByRole('button', { name: 'See why' }));
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('after a sudden drop, offers to remove the held events now, and asks first', async () => {
+    let held = source({ id: '00000000-0000-4000-8000-00000000000d', name: 'Season feed', health: { ...HEALTHY.health, lastRunHeld: 12, lastRunHeldReason: 'sudden-drop' } });
+    const posts: string[] = [];
+    api({
+      extra: (url, init) => {
+        if (url.pathname === '/api/admin/sources' && (init?.method ?? 'GET') === 'GET') return json([held]);
+        if (!url.pathname.endsWith('/remove-held') || init?.method !== 'POST') return undefined;
+        posts.push(url.pathname);
+        held = { ...held, health: { ...held.health, lastRunHeld: 0, lastRunHeldReason: null } };
+        return json({ removed: 12 });
+      },
+    });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: 'Season feed' });
+    expect(within(item('Season feed')).getByTestId('source-last-held').textContent).toBe(
+      '12 listed events were not in the last run and stay listed until a later run shows they are gone. See why · Remove them now',
+    );
+    fireEvent.click(within(item('Season feed')).getByRole('button', { name: 'Remove them now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove 12 events now?' });
+    expect(dialog.textContent).toContain('they stay listed for 6 hours');
+    expect(dialog.textContent).toContain('a later run that lists them again brings them back');
+    // Cancel sends nothing.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts).toEqual([]);
+
+    fireEvent.click(within(item('Season feed')).getByRole('button', { name: 'Remove them now' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    await screen.findByText('12 events removed');
+    expect(posts).toEqual(['/api/admin/sources/00000000-0000-4000-8000-00000000000d/remove-held']);
+    await waitFor(() => expect(within(item('Season feed')).queryByTestId('source-last-held')).toBeNull());
   });
 
   it('Add source checks the config JSON before sending, then shows the server field errors inline', async () => {

@@ -2,7 +2,7 @@ import { ChevronDown, ChevronRight, Loader2, Pencil, Play, Plus, Power, Trash2 }
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { OFFERED_SOURCE_TYPES } from '../../../contract/events.ts';
-import { CONNECTOR_IDS, SourceCreate, SourcePatch, type RunSummaryResponse, type SourceResponse } from '../../../contract/ingestion.ts';
+import { CONNECTOR_IDS, SourceCreate, SourcePatch, SUDDEN_DROP_HOLD_HOURS, type RunSummaryResponse, type SourceResponse } from '../../../contract/ingestion.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Chip } from '../../components/ui/chip.tsx';
@@ -17,6 +17,7 @@ import {
   serverFieldErrors,
   useCreateSource,
   useDeleteSource,
+  useRemoveHeld,
   useRunSource,
   useSourceRuns,
   useSources,
@@ -188,6 +189,7 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [history, setHistory] = useState(false);
+  const [removingHeld, setRemovingHeld] = useState(false);
   const h = source.health;
   const headingId = `source-${source.id}`;
 
@@ -288,6 +290,16 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
               <button type="button" className="font-medium text-primary underline-offset-2 hover:underline" onClick={() => setHistory(true)}>
                 See why
               </button>
+              {h.lastRunHeldReason === 'sudden-drop' && (
+                <>
+                  <span aria-hidden className="text-muted-foreground">
+                    {' · '}
+                  </span>
+                  <button type="button" className="font-medium text-destructive underline-offset-2 hover:underline" onClick={() => setRemovingHeld(true)}>
+                    Remove {h.lastRunHeld === 1 ? 'it' : 'them'} now
+                  </button>
+                </>
+              )}
             </dd>
           </div>
         )}
@@ -321,6 +333,7 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
         <SourceForm mode="edit" source={source} onDone={() => setEditing(false)} />
       </Dialog>
       <DeleteSourceDialog source={source} open={deleting} onOpenChange={setDeleting} />
+      <RemoveHeldDialog source={source} open={removingHeld} onOpenChange={setRemovingHeld} />
     </li>
   );
 }
@@ -395,6 +408,30 @@ function DeleteSourceDialog({ source, open, onOpenChange }: { source: SourceResp
           onClick={() => del.mutate({ id: source.id, name: source.name }, { onSuccess: () => onOpenChange(false) })}
         >
           {del.isPending ? 'Deleting…' : 'Delete'}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Confirms a held sudden drop: its events are marked removed by the source now rather than after the hold. */
+function RemoveHeldDialog({ source, open, onOpenChange }: { source: SourceResponse; open: boolean; onOpenChange: (o: boolean) => void }) {
+  const remove = useRemoveHeld();
+  const n = source.health.lastRunHeld;
+  const events = `${n.toLocaleString('en-US')} ${n === 1 ? 'event' : 'events'}`;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Remove ${events} now?`}
+      description={`Most of what “${source.name}” lists went missing at once, which is usually a feed served cut short, so ${n === 1 ? 'it stays' : 'they stay'} listed for ${SUDDEN_DROP_HOLD_HOURS} hours. If you know ${n === 1 ? 'it is' : 'they are'} gone, ${n === 1 ? 'it is' : 'they are'} marked removed by the source now. Whoever saved one still finds its page, and a later run that lists ${n === 1 ? 'it' : 'them'} again brings ${n === 1 ? 'it' : 'them'} back.`}
+    >
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={() => onOpenChange(false)} disabled={remove.isPending}>
+          Cancel
+        </Button>
+        <Button variant="destructive" disabled={remove.isPending} onClick={() => remove.mutate({ id: source.id, name: source.name }, { onSuccess: () => onOpenChange(false) })}>
+          {remove.isPending ? 'Removing…' : 'Remove'}
         </Button>
       </div>
     </Dialog>
