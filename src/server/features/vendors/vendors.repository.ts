@@ -62,8 +62,12 @@ export function createVendorsRepository(db: Db) {
       return db.select().from(products).where(eq(products.vendorId, vendorId)).orderBy(asc(products.name));
     },
 
-    /** The vendor's appearances at events that have not ended, soonest first. */
-    async upcomingAppearances(vendorId: string, now: Date) {
+    /**
+     * The vendor's appearances at events that have not ended, soonest first: all of them (a weekly
+     * market's stall for a year is some fifty; the page folds the list, it is never cut here), or the
+     * one at `eventId`.
+     */
+    async upcomingAppearances(vendorId: string, now: Date, eventId?: string) {
       return db
         .select({
           id: vendorAppearances.id,
@@ -78,9 +82,8 @@ export function createVendorsRepository(db: Db) {
         })
         .from(vendorAppearances)
         .innerJoin(events, eq(events.id, vendorAppearances.eventId))
-        .where(and(eq(vendorAppearances.vendorId, vendorId), eq(events.status, 'approved'), isNull(events.goneAt), gt(events.endDate, now)))
-        .orderBy(asc(events.startDate))
-        .limit(50);
+        .where(and(eq(vendorAppearances.vendorId, vendorId), eq(events.status, 'approved'), isNull(events.goneAt), gt(events.endDate, now), eventId ? eq(events.id, eventId) : undefined))
+        .orderBy(asc(events.startDate));
     },
 
     /** The vendors at one event, by name: "Who's here". */

@@ -290,6 +290,22 @@ describe('appearances and followers', () => {
   });
 });
 
+describe('a vendor with many appearances', () => {
+  it('adds one after a year of Saturdays, and its page lists every upcoming one', async () => {
+    const owner = await newUser(t.app);
+    const v = (await post('/api/vendors', { name: 'Saturday Market Tamales', category: 'food_beverage', ownerId: owner.user.id }, admin.cookie)).json() as VendorDetail;
+    const saturdays = [];
+    for (let i = 0; i < 60; i++) saturdays.push(await buildEvent(t.database.db, { title: `Saturday Market ${i + 1}`, startDate: inHours(24 + i * 168), endDate: inHours(30 + i * 168) }));
+    for (const e of saturdays.slice(0, 59)) await t.database.db.insert(vendorAppearances).values({ vendorId: v.id, eventId: e.id, booth: 'A1', createdAt: NOW });
+    // The latest of all, added last: it is answered, not lost behind the first fifty.
+    const added = await post(`/api/vendors/${v.id}/appearances`, { eventId: saturdays[59]!.id }, owner.cookie);
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json()).toMatchObject({ eventTitle: 'Saturday Market 60' });
+    const page = (await get(`/api/vendors/${v.id}`)).json() as VendorDetail;
+    expect(page.appearances.map((a) => a.eventTitle)).toEqual(saturdays.map((e) => e.title));
+  });
+});
+
 describe("a vendor's QR code", () => {
   it('is printed by an admin and pays the vendor visit once per user', async () => {
     const v = await vendor({ name: 'Basalt Trail Outfitters', category: 'outdoor_gear' });

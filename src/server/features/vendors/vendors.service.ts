@@ -198,7 +198,7 @@ export function createVendorsService(deps: { db: Db; clock: Clock; bus: EventBus
           const n = await createNotification(tx, userId, { type: 'info', title: `${v.name} at ${e.title}`, message: `${v.name}, a vendor you follow, will be at ${e.title}.` }, now);
           sent.push({ userId, n });
         }
-        const upcoming = (await r.upcomingAppearances(id, now)).find((a) => a.eventId === e.id);
+        const [upcoming] = await r.upcomingAppearances(id, now, e.id);
         if (!upcoming) throw new Error('appearance vanished');
         return { appearance: toAppearance(upcoming), sent };
       });

@@ -44,8 +44,14 @@ function FollowButton({ vendor }: { vendor: VendorDetail }) {
   );
 }
 
+/** Appearances shown before "Show all": a month or two of market days. */
+export const APPEARANCES_FOLDED = 8;
+
 function Appearances({ vendor }: { vendor: VendorDetail }) {
   const { data: config } = useCityConfig();
+  const [all, setAll] = useState(false);
+  const total = vendor.appearances.length;
+  const shown = all ? vendor.appearances : vendor.appearances.slice(0, APPEARANCES_FOLDED);
   return (
     <section aria-labelledby="appearances-heading">
       <h2 id="appearances-heading" className="text-xl font-bold">
@@ -54,8 +60,8 @@ function Appearances({ vendor }: { vendor: VendorDetail }) {
       {vendor.appearances.length === 0 ? (
         <p className="mt-2 text-muted-foreground">No upcoming appearances yet.</p>
       ) : (
-        <ul className="mt-2 grid gap-2" data-testid="vendor-appearances">
-          {vendor.appearances.map((a) => (
+        <ul id="vendor-appearances-list" className="mt-2 grid gap-2" data-testid="vendor-appearances">
+          {shown.map((a) => (
             <li key={a.id} className="relative flex items-start gap-3 rounded-lg border border-border bg-card p-3 hover:shadow-sm">
               <CalendarDays className="mt-0.5 h-5 w-5 shrink-0 text-primary" aria-hidden />
               <div className="min-w-0">
@@ -71,6 +77,11 @@ function Appearances({ vendor }: { vendor: VendorDetail }) {
             </li>
           ))}
         </ul>
+      )}
+      {total > APPEARANCES_FOLDED && (
+        <Button variant="outline" className="mt-2" aria-expanded={all} aria-controls="vendor-appearances-list" onClick={() => setAll((v) => !v)}>
+          {all ? 'Show fewer' : `Show all ${total} appearances`}
+        </Button>
       )}
     </section>
   );

@@ -1,9 +1,10 @@
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
-import type { Vendor, VendorListResponse } from '../../../contract/vendors.ts';
+import type { Vendor, VendorDetail, VendorListResponse } from '../../../contract/vendors.ts';
 import { dismissToast } from '../../components/ui/use-toast.ts';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
+import VendorPage, { APPEARANCES_FOLDED } from './vendor-page.tsx';
 import VendorsPage from './vendors-page.tsx';
 import { WhoIsHere } from './who-is-here.tsx';
 
@@ -115,5 +116,36 @@ describe('WhoIsHere', () => {
     expect(within(section).getByRole('heading', { name: "Who's here" })).toBeTruthy();
     expect(within(section).getByRole('link', { name: 'Willow Creek Honey' }).getAttribute('href')).toBe('/vendors/vendor_9');
     expect(section.textContent).toContain('Food & Beverage · Stall 22');
+  });
+});
+
+describe('VendorPage', () => {
+  it('folds a long list of upcoming appearances and shows every one on Show all', async () => {
+    const day = (i: number) => new Date(Date.UTC(2026, 11, 5 + 7 * i, 17)).toISOString();
+    const appearances = Array.from({ length: 30 }, (_, i) => ({
+      id: `a${i}`,
+      eventId: `e${i}`,
+      eventTitle: `Saturday Market ${i + 1}`,
+      startDate: day(i),
+      endDate: day(i),
+      timeZone: 'America/Los_Angeles',
+      allDay: false,
+      venue: 'Park Blocks',
+      booth: 'A1',
+    }));
+    const detail: VendorDetail = { ...vendor({ id: 'vendor_t', name: 'Tamale Stand' }), productList: [], appearances, followerCount: 0, isFollowing: false, canEdit: false, owner: null };
+    stubFetch((url) => (url.pathname === '/api/vendors/vendor_t' ? json(detail) : undefined));
+    renderApp(
+      <Route path="/vendors/:id">
+        <VendorPage />
+      </Route>,
+      { path: '/vendors/vendor_t', user: buildUser() },
+    );
+    const list = await screen.findByTestId('vendor-appearances');
+    expect(within(list).getAllByRole('link')).toHaveLength(APPEARANCES_FOLDED);
+    fireEvent.click(screen.getByRole('button', { name: 'Show all 30 appearances' }));
+    expect(within(list).getAllByRole('link').map((l) => l.textContent)).toEqual(appearances.map((a) => a.eventTitle));
+    fireEvent.click(screen.getByRole('button', { name: 'Show fewer' }));
+    expect(within(list).getAllByRole('link')).toHaveLength(APPEARANCES_FOLDED);
   });
 });
