@@ -157,7 +157,8 @@ export const PendingEvidence = z.object({
   distanceM: z.number().nullable(),
   submittedAt: z.string(),
 });
-export const PendingEvidenceList = z.object({ evidence: z.array(PendingEvidence) });
+/** GET /api/admin/hunt/evidence: the oldest photos waiting (at most 100), and how many wait in all. */
+export const PendingEvidenceList = z.object({ evidence: z.array(PendingEvidence), total: z.number().int() });
 export type PendingEvidence = z.infer<typeof PendingEvidence>;
 
 export const ReviewParams = z.object({ id: z.uuid('id must be an id'), decision: z.enum(['accept', 'reject'], 'decision must be accept or reject') });

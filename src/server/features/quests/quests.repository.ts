@@ -1,7 +1,10 @@
-import { and, asc, desc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../users/users.table.ts';
 import { huntNodes, hunts, nodeCompletions, questNodes, type HuntRow, type NodeCompletionRow, type QuestNodeRow } from './quests.table.ts';
+
+/** Photos the admin's review list holds at once, oldest first; the rest follow as these are decided. */
+export const EVIDENCE_SHOWN = 100;
 
 export type NodeInsert = typeof questNodes.$inferInsert;
 export type HuntInsert = typeof hunts.$inferInsert;
@@ -107,7 +110,12 @@ export function createQuestsRepository(db: Db) {
         .innerJoin(users, eq(users.id, nodeCompletions.userId))
         .where(eq(nodeCompletions.status, 'pending_review'))
         .orderBy(asc(nodeCompletions.createdAt))
-        .limit(100);
+        .limit(EVIDENCE_SHOWN);
+    },
+    /** Every photo waiting for review (the list shows the oldest EVIDENCE_SHOWN). */
+    async countPendingEvidence(): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(nodeCompletions).where(eq(nodeCompletions.status, 'pending_review'));
+      return row?.n ?? 0;
     },
     async findPoints(userId: string): Promise<number> {
       const [row] = await db.select({ points: users.points }).from(users).where(eq(users.id, userId));

@@ -8,6 +8,8 @@ import { queryRows } from '../../test/factories.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { signQrPayload } from '../qr/qr.codec.ts';
 import { DEMO_HUNT_NAMES, DEMO_NODES, insertDemoQuests } from './quests.demo.ts';
+import { EVIDENCE_SHOWN } from './quests.repository.ts';
+import { nodeCompletions, questNodes } from './quests.table.ts';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof newUser>>;
@@ -159,8 +161,9 @@ describe('evidence', () => {
     expect((await progress()).pendingNodes).toEqual([a.id]);
 
     expect((await get('/api/admin/hunt/evidence', player.cookie)).statusCode).toBe(403);
-    const list = (await get('/api/admin/hunt/evidence', admin.cookie)).json() as { evidence: { id: string; nodeName: string }[] };
+    const list = (await get('/api/admin/hunt/evidence', admin.cookie)).json() as { evidence: { id: string; nodeName: string }[]; total: number };
     expect(list.evidence).toHaveLength(1);
+    expect(list.total).toBe(1);
     const id = list.evidence[0]!.id;
     const img = await get(`/api/admin/hunt/evidence/${id}/photo`, admin.cookie);
     expect(img.headers['content-type']).toBe('image/jpeg');
@@ -172,6 +175,18 @@ describe('evidence', () => {
     expect((await post(`/api/admin/hunt/evidence/${id}/accept`, {}, admin.cookie)).json()).toMatchObject({ status: 'completed', pointsEarned: 60 });
     expect((await post(`/api/admin/hunt/evidence/${id}/accept`, {}, admin.cookie)).statusCode).toBe(409);
     expect(await progress()).toMatchObject({ totalPoints: 60, completedNodes: [a.id], pendingNodes: [] });
+  });
+
+  it('tells the admin how many photos wait in all when more wait than the list holds', async () => {
+    const nodes = await t.database.db
+      .insert(questNodes)
+      .values(Array.from({ length: EVIDENCE_SHOWN + 3 }, (_, i) => ({ name: `Mural ${i + 1}`, category: 'Art', points: 10, ...PLAZA, requiresPhoto: true })))
+      .returning({ id: questNodes.id });
+    await t.database.db.insert(nodeCompletions).values(nodes.map((n, i) => ({ nodeId: n.id, userId: player.user.id, status: 'pending_review' as const, method: 'photo' as const, createdAt: new Date(NOW.getTime() + i * 1000) })));
+    const list = (await get('/api/admin/hunt/evidence', admin.cookie)).json() as { evidence: { nodeName: string }[]; total: number };
+    expect(list.total).toBe(EVIDENCE_SHOWN + 3);
+    expect(list.evidence).toHaveLength(EVIDENCE_SHOWN);
+    expect(list.evidence[0]!.nodeName).toBe('Mural 1');
   });
 
   it('completes a node from its signed QR code once, sharing the ledger key with evidence', async () => {

@@ -296,9 +296,9 @@ export function createQuestsService(deps: { db: Db; clock: Clock; bus: EventBus;
     /** Demo content: the invented nodes and hunts, when there are no nodes yet. */
     seedDemo: () => insertDemoQuests(db, clock.now()),
 
-    async pendingEvidence(): Promise<{ evidence: PendingEvidence[] }> {
+    async pendingEvidence(): Promise<{ evidence: PendingEvidence[]; total: number }> {
       const rows = await repo.pendingEvidence();
-      return { evidence: rows.map((r) => toPendingEvidence(r.c, r.nodeName, r)) };
+      return { evidence: rows.map((r) => toPendingEvidence(r.c, r.nodeName, r)), total: await repo.countPendingEvidence() };
     },
 
     async evidencePhoto(id: string): Promise<{ bytes: Buffer; type: string }> {

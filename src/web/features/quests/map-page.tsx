@@ -13,8 +13,9 @@ import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../auth/auth.queries.ts';
 import { useInterfaceMode } from '../auth/interface-mode.ts';
 import { useCityConfig } from '../events/events.queries.ts';
+import { EvidenceReview } from './evidence-review.tsx';
 import { QuestMap } from './quest-map.tsx';
-import { useCreateNode, useHuntProgress, useMapEvents, usePendingEvidence, useQuestMap, useReviewEvidence, useSubmitEvidence, useUpdateNode } from './quests.queries.ts';
+import { useCreateNode, useHuntProgress, useMapEvents, useQuestMap, useSubmitEvidence, useUpdateNode } from './quests.queries.ts';
 
 type Position = { lat: number; lng: number; accuracy: number };
 const DIFFICULTY_TONE = { easy: 'success', medium: 'accent', hard: 'destructive', expert: 'destructive' } as const;
@@ -426,39 +427,3 @@ function NodeForm({ at, onClose }: { at: { lat: number; lng: number }; onClose()
   );
 }
 
-/** Admin: photos waiting for review. */
-function EvidenceReview() {
-  const list = usePendingEvidence(true);
-  const review = useReviewEvidence();
-  const items = list.data?.evidence ?? [];
-  return (
-    <div className="rounded-xl border border-border bg-card p-4">
-      <h2 className="text-lg font-semibold">Photo Evidence</h2>
-      {list.isPending ? (
-        <Spinner label="Loading evidence" />
-      ) : items.length === 0 ? (
-        <p className="mt-1 text-sm text-muted-foreground">No photos waiting.</p>
-      ) : (
-        <ul className="mt-2 grid gap-3">
-          {items.map((ev) => (
-            <li key={ev.id} className="grid gap-2 text-sm">
-              <img src={`/api/admin/hunt/evidence/${ev.id}/photo`} alt={`Photo for ${ev.nodeName} by ${ev.userName}`} className="max-h-40 w-full rounded-lg object-cover" />
-              <p>
-                <strong>{ev.nodeName}</strong> by {ev.userName}
-                {ev.distanceM !== null && ` · ${ev.distanceM} m away`}
-              </p>
-              <div className="flex gap-2">
-                <Button onClick={() => review.mutate({ id: ev.id, decision: 'accept' })} disabled={review.isPending}>
-                  Accept
-                </Button>
-                <Button variant="outline" onClick={() => review.mutate({ id: ev.id, decision: 'reject' })} disabled={review.isPending}>
-                  Reject
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}

@@ -60,7 +60,7 @@ export function useUpdateNode() {
 
 /** Admin: pending photo evidence. */
 export function usePendingEvidence(enabled: boolean) {
-  return useQuery<{ evidence: PendingEvidence[] }>({ queryKey: EVIDENCE_KEY, enabled });
+  return useQuery<{ evidence: PendingEvidence[]; total: number }>({ queryKey: EVIDENCE_KEY, enabled });
 }
 
 /** Admin: accept or reject a pending photo. */
