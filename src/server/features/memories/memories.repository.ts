@@ -84,15 +84,24 @@ export function createMemoriesRepository(db: Db) {
       return { voted, communityVotes: row?.communityVotes ?? 0 };
     },
 
-    /** Distinct venue names with a real position (not a neighbourhood's centre), for geocoding. */
-    async knownVenues(): Promise<{ name: string; lat: number; lng: number; neighbourhood: string | null }[]> {
-      const rows = await db
-        .selectDistinctOn([sql`lower(${events.venueName})`], { name: events.venueName, lat: sql<number>`${events.lat}`, lng: sql<number>`${events.lng}`, neighbourhood: events.neighbourhood })
+    /**
+     * The venues of events with a real position (not a neighbourhood's centre) whose names are most
+     * like a part of `text` (pg_trgm word similarity), best first: the candidates geocoding weighs.
+     * Every venue a city has listed is ranked, none left out for where its name sorts.
+     */
+    async venuesLike(text: string, limit: number): Promise<{ name: string; lat: number; lng: number; neighbourhood: string | null }[]> {
+      const query = text.toLowerCase();
+      const venues = db
+        .selectDistinctOn([sql`lower(${events.venueName})`], { name: events.venueName, lat: sql<number>`${events.lat}`.as('lat'), lng: sql<number>`${events.lng}`.as('lng'), neighbourhood: events.neighbourhood })
         .from(events)
         .where(and(isNotNull(events.lat), isNotNull(events.lng), eq(events.geoApprox, false), sql`length(trim(${events.venueName})) > 2`, inArray(events.status, ['approved'])))
         .orderBy(sql`lower(${events.venueName})`, desc(events.startDate))
-        .limit(2000);
-      return rows;
+        .as('v');
+      return db
+        .select({ name: venues.name, lat: venues.lat, lng: venues.lng, neighbourhood: venues.neighbourhood })
+        .from(venues)
+        .orderBy(sql`word_similarity(lower(${venues.name}), ${query}) desc`, venues.name)
+        .limit(limit);
     },
 
     /** A few approved events at the venue or in the neighbourhood: the latest past ones and the next upcoming ones. */

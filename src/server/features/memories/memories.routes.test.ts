@@ -5,6 +5,7 @@ import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-a
 import { buildEvent, queryRows } from '../../test/factories.ts';
 import { startFakeLlm } from '../../test/llm-server.ts';
 import { newUser } from '../gaming/test-users.ts';
+import { events } from '../events/events.table.ts';
 import { hunts } from '../quests/quests.table.ts';
 
 const NOW = new Date('2026-11-18T20:00:00Z');
@@ -72,6 +73,18 @@ describe('POST /api/geosymbol/inject', () => {
     await buildEvent(t.database.db, { venueName: 'Laurelhurst Theater', neighbourhood: 'Kerns', lat: 45.5225, lng: -122.6254 });
     expect(await forge(cookie, { location: 'the Laurelhurst Theater lobby' })).toMatchObject({ placeName: 'Laurelhurst Theater', lat: 45.5225 });
     expect(await forge(cookie, { location: 'my aunt’s kitchen' })).toMatchObject({ placeName: null, lat: null, lng: null });
+  });
+
+  it('finds a venue among thousands, whatever its name sorts after', async () => {
+    const { cookie } = await newUser(t.app);
+    // A city's year of events: 2,400 venues, and the one meant sorts last.
+    const show = (i: number) => ({ title: `Show ${i}`, category: 'Music', sourceType: 'ical', timeZone: 'America/Los_Angeles', status: 'approved' as const, startDate: NOW, endDate: NOW, venueName: `Hall ${String(i).padStart(4, '0')}`, lat: 45.45 + (i % 50) * 0.002, lng: -122.75 + Math.floor(i / 50) * 0.004 });
+    for (let i = 0; i < 2400; i += 400) await t.database.db.insert(events).values(Array.from({ length: 400 }, (_, j) => show(i + j)));
+    await buildEvent(t.database.db, { venueName: 'Zidell Yards Pavilion', neighbourhood: 'South Waterfront', lat: 45.5003, lng: -122.6703 });
+    expect(await forge(cookie, { location: 'by the Zidell Yards Pavilion' })).toMatchObject({ placeName: 'Zidell Yards Pavilion', lat: 45.5003 });
+    // With a typo too.
+    expect(await forge(cookie, { location: 'Zidell Yrads Pavilion' })).toMatchObject({ placeName: 'Zidell Yards Pavilion' });
+    expect(await forge(cookie, { location: 'Hall 2399' })).toMatchObject({ placeName: 'Hall 2399' });
   });
 
   it('lets a configured language model write the texts, and falls back to the built-in engine when it fails', async () => {

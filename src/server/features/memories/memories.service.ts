@@ -11,6 +11,9 @@ import type { Generated } from './memories.mapper.ts';
 import { toGeosymbol } from './memories.mapper.ts';
 import { createMemoriesRepository } from './memories.repository.ts';
 
+/** Venues weighed when geocoding a memory's place: the most alike by trigrams, ample for a typo or a longer text. */
+const VENUE_CANDIDATES = 50;
+
 export const BUILT_IN_GENERATOR = 'built-in';
 
 /** What a language model must answer: the three texts, as JSON. */
@@ -39,8 +42,9 @@ export function createMemoriesService(deps: {
   const { db, clock, city, llm, log } = deps;
   const repo = createMemoriesRepository(db);
 
-  async function knownPlaces(): Promise<KnownPlace[]> {
-    const venues = await repo.knownVenues();
+  /** The city's neighbourhoods, and the known venues most like a part of the text. */
+  async function knownPlaces(locationText: string): Promise<KnownPlace[]> {
+    const venues = await repo.venuesLike(locationText, VENUE_CANDIDATES);
     return [
       ...city.neighbourhoods.map((n): KnownPlace => ({ name: n.name, kind: 'neighbourhood', lat: n.lat, lng: n.lng, neighbourhood: n.name })),
       ...venues.map((v): KnownPlace => ({ name: v.name.trim(), kind: 'venue', lat: v.lat, lng: v.lng, neighbourhood: v.neighbourhood })),
@@ -110,7 +114,7 @@ export function createMemoriesService(deps: {
     async inject(user: UserRow, body: z.output<typeof InjectBody>): Promise<InjectResponse> {
       if (!body.location || !body.emotionalMemory) throw invalid(MISSING_FIELDS_MESSAGE);
       const input: ForgeInput = { location: body.location, memory: body.emotionalMemory, symbolicElements: body.symbolicElements, userContext: body.userContext, outputType: body.outputType };
-      const place = geocode(input.location, await knownPlaces());
+      const place = geocode(input.location, await knownPlaces(input.location));
       const pre = analyse(input, place, []);
       const facts: ForgeFacts = { ...pre, codex: await codexFor(place, pre.keyPhrases) };
       const fromModel = llm ? await writeWithLlm(llm, input, facts) : null;
