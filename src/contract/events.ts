@@ -117,6 +117,12 @@ export const EventListQuery = z
   .refine((q) => (q.lat === undefined) === (q.lng === undefined), { message: 'lat and lng must be given together', path: ['lat'] })
   .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, { message: 'endDate must not be before startDate', path: ['endDate'] });
 export type EventListQuery = z.infer<typeof EventListQuery>;
+
+/** Pending events GET /api/admin/events/pending answers at once, newest first; `x-total-count` tells how many wait in all. */
+export const PENDING_PAGE = 200;
+export const PendingQuery = z.object({
+  offset: z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').max(10_000_000, 'offset is too large').default(0),
+});
 export type EventListQueryInput = z.input<typeof EventListQuery>;
 
 export const EventIdParams = z.object({ id: z.uuid('id must be an event id') });

@@ -1049,8 +1049,12 @@ export function createEventsRepository(db: Db) {
         .where(eq(events.id, eventId));
     },
 
-    async listByStatus(status: 'pending' | 'approved' | 'rejected', limit: number) {
-      return db.select().from(events).where(eq(events.status, status)).orderBy(desc(events.createdAt), asc(events.id)).limit(limit);
+    async listByStatus(status: 'pending' | 'approved' | 'rejected', limit: number, offset = 0) {
+      return db.select().from(events).where(eq(events.status, status)).orderBy(desc(events.createdAt), asc(events.id)).limit(limit).offset(offset);
+    },
+    async countByStatus(status: 'pending' | 'approved' | 'rejected') {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(eq(events.status, status));
+      return row?.n ?? 0;
     },
   };
 }

@@ -2,9 +2,11 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import ICAL from 'ical.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PENDING_PAGE } from '../../../contract/events.ts';
 import { zonedToUtc } from '../../../contract/time.ts';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent, queryRows } from '../../test/factories.ts';
+import { events } from './events.table.ts';
 
 let t: TestApp;
 const NOW = new Date('2026-11-22T20:00:00Z'); // 12:00 in Portland
@@ -308,6 +310,37 @@ describe('admin events', () => {
     expect(bad.json().issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(['body.title', 'body.startDate', 'body.category']));
     const [count] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events`);
     expect(count!.n).toBe(1);
+  });
+});
+
+describe('the review queue', () => {
+  it('pages through every pending event, newest first, and says how many wait', async () => {
+    const admin = await signupUser(t.app, { email: `queue-${Date.now()}@example.org` });
+    await t.database.db.execute(sql`update users set role = 'admin' where id = ${admin.user.id}`);
+    const member = await signupUser(t.app);
+    const waiting = PENDING_PAGE + 30;
+    for (let i = 0; i < waiting; i += 100) {
+      await t.database.db.insert(events).values(
+        Array.from({ length: Math.min(100, waiting - i) }, (_, j) => ({ title: `Contribution ${i + j + 1}`, category: 'Music', sourceType: 'community', timeZone: 'America/Los_Angeles', status: 'pending' as const, startDate: inHours(24), endDate: inHours(26), createdAt: new Date(NOW.getTime() - (i + j) * 60_000) })),
+      );
+    }
+    await buildEvent(t.database.db, { title: 'Listed already' });
+    const pending = (query = '', cookie = admin.cookie) => get(`/api/admin/events/pending${query}`, cookie);
+
+    const first = await pending();
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-total-count']).toBe(String(waiting));
+    expect(titles(first)).toHaveLength(PENDING_PAGE);
+    expect(titles(first)[0]).toBe('Contribution 1');
+    const rest = await pending(`?offset=${PENDING_PAGE}`);
+    expect(rest.headers['x-total-count']).toBe(String(waiting));
+    expect(titles(rest)).toEqual(Array.from({ length: 30 }, (_, i) => `Contribution ${PENDING_PAGE + i + 1}`));
+    // Who may ask comes first, then the query.
+    expect((await pending('?offset=-1', '')).statusCode).toBe(401);
+    expect((await pending('?offset=-1', member.cookie)).statusCode).toBe(403);
+    const bad = await pending('?offset=-1');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('offset');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   EventFacets,
   EventInput,
   EventListQuery,
+  PendingQuery,
   EventPatch,
   EventStats,
   EventSummary,
@@ -166,7 +167,10 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
     return reply.status(201).send(await events.create(req.body, viewerOf(admin)!));
   });
 
-  r.get('/api/admin/events/pending', { schema: { response: { 200: z.array(EventSummary) } }, config: { access: 'admin' } }, async () => events.pending());
+  r.get('/api/admin/events/pending', { schema: { querystring: PendingQuery, response: { 200: z.array(EventSummary) } }, config: { access: 'admin' } }, async (req, reply) => {
+    const { items, total } = await events.pending(req.query.offset);
+    return reply.header('x-total-count', String(total)).send(items);
+  });
 
   for (const [action, status] of [
     ['approve', 'approved'],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CityConfig } from '../../../contract/city.ts';
-import type { EventDetail, EventFacets, EventInput, EventListQuery, EventPatch, EventStats, EventSummary, SavedEvent } from '../../../contract/events.ts';
+import { PENDING_PAGE, type EventDetail, type EventFacets, type EventInput, type EventListQuery, type EventPatch, type EventStats, type EventSummary, type SavedEvent } from '../../../contract/events.ts';
 import { zonedDayBounds } from '../../../contract/time.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
@@ -195,10 +195,10 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return this.get(row.id, admin);
     },
 
-    /** The review queue: pending events, newest first. */
-    async pending(): Promise<EventSummary[]> {
-      const rows = await repo.listByStatus('pending', 200);
-      return rows.map((event) => summary({ event, isFavorited: false, distanceM: null }));
+    /** The review queue: a page of pending events, newest first, and how many wait in all. */
+    async pending(offset: number): Promise<{ items: EventSummary[]; total: number }> {
+      const [rows, total] = [await repo.listByStatus('pending', PENDING_PAGE, offset), await repo.countByStatus('pending')];
+      return { items: rows.map((event) => summary({ event, isFavorited: false, distanceM: null })), total };
     },
 
     async setStatus(id: string, status: 'approved' | 'rejected'): Promise<EventSummary> {

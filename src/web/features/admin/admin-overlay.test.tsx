@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EventSummary } from '../../../contract/events.ts';
+import { PENDING_PAGE, type EventSummary } from '../../../contract/events.ts';
 import type { SourceResponse } from '../../../contract/ingestion.ts';
 import { dismissToast } from '../../components/ui/use-toast.ts';
 import { buildEvent, buildUser, json, renderApp, stubFetch, type Handler } from '../events/test-helpers.tsx';
@@ -44,7 +44,10 @@ function adminApi(opts: { pending?: EventSummary[]; aiStatus?: 'missing' | numbe
       return json({ model: 'naive-bayes', accuracy: opts.aiStatus ?? 0.9416, macroF1: 0.93, evaluatedOn: '240 held-out events', llm: opts.llm ? { model: opts.llm } : null });
     }
     if (url.pathname === '/api/admin/sources') return json([source(), source({ id: 's2', enabled: false }), source({ id: 's3' })]);
-    if (url.pathname === '/api/admin/events/pending') return json(pending);
+    if (url.pathname === '/api/admin/events/pending') {
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      return json(pending.slice(offset, offset + PENDING_PAGE), { headers: { 'x-total-count': String(pending.length) } });
+    }
     const m = /^\/api\/admin\/events\/([^/]+)(?:\/(approve|reject))?$/.exec(url.pathname);
     if (m) {
       const e = pending.find((x) => x.id === m[1]);
@@ -118,6 +121,42 @@ describe('AdminOverlay for admins', () => {
     await waitFor(() => expect(screen.queryByText('Basement Punk Night')).toBeNull());
     expect(screen.getByText('Pottery Swap')).toBeTruthy();
     expect(callsTo(fetchFn, 'POST', `/api/admin/events/${a.id}/approve`)).toHaveLength(1);
+  });
+
+  it('pages through a queue longer than a page, saying how many wait', async () => {
+    const waiting = Array.from({ length: PENDING_PAGE + 5 }, (_, i) => buildEvent({ title: `Contribution ${i + 1}`, status: 'pending' }));
+    adminApi({ pending: waiting });
+    renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: ADMIN });
+    const table = await screen.findByRole('table');
+    expect(within(table).getAllByTestId('review-row')).toHaveLength(PENDING_PAGE);
+    const pages = screen.getByRole('navigation', { name: 'Pages of events waiting for review' });
+    expect(within(pages).getByTestId('review-range').textContent).toBe(`1–${PENDING_PAGE} of ${PENDING_PAGE + 5} waiting, newest first`);
+    expect((within(pages).getByRole('button', { name: 'Newer' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(pages).getByRole('button', { name: 'Older' }));
+    await waitFor(() => expect(screen.getAllByTestId('review-row')).toHaveLength(5));
+    expect(screen.getByText(`Contribution ${PENDING_PAGE + 5}`)).toBeTruthy();
+    expect(screen.getByTestId('review-range').textContent).toBe(`${PENDING_PAGE + 1}–${PENDING_PAGE + 5} of ${PENDING_PAGE + 5} waiting, newest first`);
+    expect((screen.getByRole('button', { name: 'Older' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Newer' }));
+    await waitFor(() => expect(screen.getAllByTestId('review-row')).toHaveLength(PENDING_PAGE));
+
+    // Back on the last page, its five are decided: the way back to the newest is offered.
+    fireEvent.click(screen.getByRole('button', { name: 'Older' }));
+    await waitFor(() => expect(screen.getAllByTestId('review-row')).toHaveLength(5));
+    for (let i = 0; i < 5; i++) {
+      fireEvent.click(within(screen.getAllByTestId('review-row')[0]!).getByRole('button', { name: 'Approve' }));
+      await waitFor(() => expect(screen.queryAllByTestId('review-row')).toHaveLength(4 - i));
+    }
+    expect(await screen.findByText('Nothing left on this page')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show the newest' }));
+    await waitFor(() => expect(screen.getAllByTestId('review-row')).toHaveLength(PENDING_PAGE));
+  });
+
+  it('shows no pages when every pending event fits on one', async () => {
+    adminApi({ pending: [buildEvent({ title: 'Pottery Swap', status: 'pending' })] });
+    renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: ADMIN });
+    await screen.findByText('Pottery Swap');
+    expect(screen.queryByRole('navigation', { name: 'Pages of events waiting for review' })).toBeNull();
   });
 
   it('Reject removes the row; a failed reject says so and keeps it', async () => {

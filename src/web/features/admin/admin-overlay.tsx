@@ -1,7 +1,7 @@
 import { Check, Pencil, Settings2, X } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { CATEGORIES, EventPatch, type EventSummary } from '../../../contract/events.ts';
+import { CATEGORIES, EventPatch, PENDING_PAGE, type EventSummary } from '../../../contract/events.ts';
 import { fromZonedInput, toZonedInput } from '../../lib/city-time.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -178,7 +178,9 @@ function AdminDashboard({ onNavigate }: { onNavigate: () => void }) {
 }
 
 function ReviewTable() {
-  const pending = usePendingEvents();
+  const [offset, setOffset] = useState(0);
+  const pending = usePendingEvents(offset);
+  const page = pending.data;
   const { data: config } = useCityConfig();
   const [editing, setEditing] = useState<EventSummary | null>(null);
 
@@ -194,7 +196,17 @@ function ReviewTable() {
         </Button>
       </div>
     );
-  } else if (pending.data.length === 0) {
+  } else if (pending.data.events.length === 0 && offset > 0) {
+    // Everything on a later page was decided meanwhile.
+    body = (
+      <div className="rounded-lg border border-dashed border-border p-6 text-center">
+        <p className="font-semibold">Nothing left on this page</p>
+        <Button variant="outline" className="mt-2" onClick={() => setOffset(0)}>
+          Show the newest
+        </Button>
+      </div>
+    );
+  } else if (pending.data.events.length === 0) {
     body = (
       <div className="rounded-lg border border-dashed border-border p-6 text-center">
         <p className="font-semibold">No pending events</p>
@@ -217,7 +229,7 @@ function ReviewTable() {
             </tr>
           </thead>
           <tbody role="rowgroup" className="block divide-y divide-border md:table-row-group">
-            {pending.data.map((e) => (
+            {pending.data.events.map((e) => (
               <ReviewRow key={e.id} event={e} when={formatEventWhen(e, config?.city.timeZone ?? e.timeZone, config?.city.locale)} onEdit={() => setEditing(e)} />
             ))}
           </tbody>
@@ -232,6 +244,21 @@ function ReviewTable() {
         Recent Events Requiring Review
       </h3>
       {body}
+      {page && (page.total > page.events.length || offset > 0) && page.events.length > 0 && (
+        <nav aria-label="Pages of events waiting for review" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm">
+          <p data-testid="review-range">
+            {(offset + 1).toLocaleString('en-US')}–{(offset + page.events.length).toLocaleString('en-US')} of {page.total.toLocaleString('en-US')} waiting, newest first
+          </p>
+          <div className="flex gap-2">
+            <Button variant="outline" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PENDING_PAGE))}>
+              Newer
+            </Button>
+            <Button variant="outline" disabled={offset + page.events.length >= page.total} onClick={() => setOffset(offset + PENDING_PAGE)}>
+              Older
+            </Button>
+          </div>
+        </nav>
+      )}
       <EditEventDialog event={editing} onClose={() => setEditing(null)} />
     </section>
   );

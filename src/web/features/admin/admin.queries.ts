@@ -54,8 +54,29 @@ export function useAiStatus(enabled = true) {
  * GET /api/admin/events/pending. Contributions keep arriving, so opening the review table
  * always asks again rather than showing what an earlier visit cached.
  */
-export function usePendingEvents(enabled = true) {
-  return useQuery<EventSummary[]>({ queryKey: PENDING_KEY, enabled, refetchOnMount: 'always' });
+export function usePendingEvents(offset = 0, enabled = true) {
+  return useQuery<PendingPage>({
+    queryKey: [...PENDING_KEY, { offset }],
+    enabled,
+    refetchOnMount: 'always',
+    queryFn: async () => {
+      const res = await apiRequest('GET', `${PENDING_KEY[0]}?offset=${offset}`);
+      const events = (await res.json()) as EventSummary[];
+      return { events, total: Number(res.headers.get('x-total-count') ?? events.length), offset };
+    },
+  });
+}
+
+/** A page of the review queue: its events (newest first), from `offset`, of `total` waiting. */
+export interface PendingPage {
+  events: EventSummary[];
+  total: number;
+  offset: number;
+}
+
+/** Changes the pending events of every page held. */
+function updatePending(client: QueryClient, change: (events: EventSummary[]) => EventSummary[]) {
+  client.setQueriesData<PendingPage>({ queryKey: PENDING_KEY }, (page) => (page ? { ...page, events: change(page.events) } : page));
 }
 
 /** GET /api/user/favorites: the signed-in user's saved events, those the sources dropped marked. */
@@ -81,7 +102,7 @@ function invalidateEventData(client: QueryClient) {
 }
 
 function dropPending(client: QueryClient, id: string) {
-  client.setQueryData<EventSummary[]>(PENDING_KEY, (list) => list?.filter((e) => e.id !== id));
+  updatePending(client, (events) => events.filter((e) => e.id !== id));
 }
 
 /** Spec section 8: the review toasts. */
@@ -113,7 +134,7 @@ export function useEditEvent() {
   return useMutation<EventSummary, Error, { id: string; patch: EventPatch }>({
     mutationFn: ({ id, patch }) => apiJson<EventSummary>('PATCH', `/api/admin/events/${encodeURIComponent(id)}`, patch),
     onSuccess: (updated) => {
-      client.setQueryData<EventSummary[]>(PENDING_KEY, (list) => list?.map((e) => (e.id === updated.id ? updated : e)));
+      updatePending(client, (events) => events.map((e) => (e.id === updated.id ? updated : e)));
       invalidateEventData(client);
     },
   });
