@@ -17,7 +17,10 @@ export const DuplicatePair = z.object({
 export type DuplicatePair = z.infer<typeof DuplicatePair>;
 
 export const DuplicateListResponse = z.object({
+  /** The most likely open proposals, at most 100. */
   pairs: z.array(DuplicatePair),
+  /** How many proposals are open in all. */
+  open: z.number().int(),
   /** Learned from admins' decisions: cross-source proposals scoring at least this merge on their own; null until decisions support one. */
   mergeThreshold: z.number().nullable(),
   decisions: z.object({ merged: z.number().int(), keptApart: z.number().int() }),

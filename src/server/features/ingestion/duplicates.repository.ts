@@ -7,6 +7,12 @@ import { COPIED_EVENT_COLUMNS } from './sources.repository.ts';
 
 export type DuplicatePairRow = typeof duplicatePairs.$inferSelect;
 
+/** An open proposal whose two events are both still listed on their own (not merged since). */
+const stillOpen = and(
+  eq(duplicatePairs.status, 'open'),
+  sql`not exists (select 1 from ${events} e where e.id in (${duplicatePairs.eventA}, ${duplicatePairs.eventB}) and e.status = 'merged')`,
+);
+
 /** Queries on proposed duplicate pairs, and the event writes a merge or a split makes. */
 export function createDuplicatesRepository(db: Db) {
   return {
@@ -25,19 +31,13 @@ export function createDuplicatesRepository(db: Db) {
         .select({ score: duplicatePairs.score, status: duplicatePairs.status })
         .from(duplicatePairs)
         .where(and(ne(duplicatePairs.status, 'open'), eq(duplicatePairs.kind, 'cross_source'))),
-    /** Open proposals whose two events are both still listed on their own (not merged since). */
-    listOpen: (limit: number) =>
-      db
-        .select()
-        .from(duplicatePairs)
-        .where(
-          and(
-            eq(duplicatePairs.status, 'open'),
-            sql`not exists (select 1 from ${events} e where e.id in (${duplicatePairs.eventA}, ${duplicatePairs.eventB}) and e.status = 'merged')`,
-          ),
-        )
-        .orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt))
-        .limit(limit),
+    /** Open proposals whose two events are both still listed on their own (not merged since), most likely first. */
+    listOpen: (limit: number) => db.select().from(duplicatePairs).where(stillOpen).orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt)).limit(limit),
+    /** How many proposals listOpen would give without its limit. */
+    async countOpen(): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(duplicatePairs).where(stillOpen);
+      return row?.n ?? 0;
+    },
     async findById(id: string) {
       const [row] = await db.select().from(duplicatePairs).where(eq(duplicatePairs.id, id));
       return row;

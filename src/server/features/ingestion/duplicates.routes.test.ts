@@ -5,6 +5,8 @@ import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
 import { REMOVED_BY_ADMIN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { events } from '../events/events.table.ts';
+import { duplicatePairs } from './duplicates.table.ts';
 
 // Deduplication end to end: calendars of distinct events stay distinct; what may be one event is
 // proposed to admins, who merge (reversibly) or keep apart.
@@ -126,9 +128,28 @@ describe('possible duplicates for admins', () => {
     expect(run).toMatchObject({ created: 1, merged: 0 });
     const list = (await api('GET', '/api/admin/duplicates')).json();
     expect(list.pairs).toHaveLength(1);
+    expect(list.open).toBe(1);
     expect(list.pairs[0].reason).toContain('venue unknown');
     return list.pairs[0] as { id: string; a: { id: string }; b: { id: string } };
   }
+
+  it('lists the most likely hundred and says how many are open in all', async () => {
+    const rows = await t.database.db
+      .insert(events)
+      .values(Array.from({ length: 2 * 105 }, (_, i) => ({ title: `Makers Fair ${Math.floor(i / 2)}`, category: 'Markets', sourceType: 'ical', timeZone: 'America/Los_Angeles', status: 'approved' as const, startDate: new Date('2026-12-05T18:00:00Z'), endDate: new Date('2026-12-05T20:00:00Z') })))
+      .returning({ id: events.id });
+    const ids = rows.map((r) => r.id);
+    await t.database.db.insert(duplicatePairs).values(
+      Array.from({ length: 105 }, (_, i) => {
+        const [a, b] = [ids[2 * i]!, ids[2 * i + 1]!].sort();
+        return { eventA: a!, eventB: b!, kind: 'cross_source' as const, score: 0.5 + i / 1000, reason: 'same title; venue unknown on one side; same start' };
+      }),
+    );
+    const list = (await api('GET', '/api/admin/duplicates')).json() as { pairs: { score: number }[]; open: number };
+    expect(list.open).toBe(105);
+    expect(list.pairs).toHaveLength(100);
+    expect(list.pairs[0]!.score).toBeCloseTo(0.604, 5);
+  });
 
   it('keeps both listed while they wait, and is for admins only', async () => {
     await proposed();

@@ -8,6 +8,7 @@ import { toEventSummary } from '../events/events.mapper.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, learnedMergeThreshold } from './pipeline/dedupe.ts';
 
+/** Proposals listed at once, the most likely first; the rest follow as these are decided. */
 const LIST_LIMIT = 100;
 
 /**
@@ -28,7 +29,7 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
     mergeThreshold,
 
     async list(): Promise<DuplicateListResponse> {
-      const [rows, decisions] = await Promise.all([repo.listOpen(LIST_LIMIT), repo.decisions()]);
+      const [rows, open, decisions] = [await repo.listOpen(LIST_LIMIT), await repo.countOpen(), await repo.decisions()];
       const byId = new Map((await eventsRepo.findByIds([...new Set(rows.flatMap((p) => [p.eventA, p.eventB]))])).map((r) => [r.event.id, r]));
       const pairs: DuplicateListResponse['pairs'] = [];
       for (const p of rows) {
@@ -38,6 +39,7 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
       }
       return {
         pairs,
+        open,
         mergeThreshold: learnedMergeThreshold(decisions.map((d) => ({ score: d.score, merged: d.status === 'merged' }))),
         decisions: { merged: decisions.filter((d) => d.status === 'merged').length, keptApart: decisions.filter((d) => d.status === 'kept_apart').length },
       };

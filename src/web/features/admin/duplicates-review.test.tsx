@@ -27,12 +27,12 @@ function pair(over: Partial<DuplicatePair> = {}): DuplicatePair {
 }
 
 /** A small imitation of the duplicates API: merge and keep-apart really take the pair off the list. */
-function duplicatesApi(opts: { pairs: DuplicatePair[]; mergeThreshold?: number | null; decisions?: DuplicateListResponse['decisions']; fail?: { status: number; message: string } }) {
+function duplicatesApi(opts: { pairs: DuplicatePair[]; open?: number; mergeThreshold?: number | null; decisions?: DuplicateListResponse['decisions']; fail?: { status: number; message: string } }) {
   let pairs = [...opts.pairs];
   const decisions = { ...(opts.decisions ?? { merged: 0, keptApart: 0 }) };
   return stubFetch((url, init) => {
     const method = init?.method ?? 'GET';
-    if (url.pathname === '/api/admin/duplicates' && method === 'GET') return json({ pairs, mergeThreshold: opts.mergeThreshold ?? null, decisions });
+    if (url.pathname === '/api/admin/duplicates' && method === 'GET') return json({ pairs, open: opts.open ?? pairs.length, mergeThreshold: opts.mergeThreshold ?? null, decisions } satisfies DuplicateListResponse);
     const m = /^\/api\/admin\/duplicates\/([^/]+)\/(merge|keep-apart)$/.exec(url.pathname);
     if (m && method === 'POST') {
       if (opts.fail) return json({ code: 'conflict', message: opts.fail.message }, { status: opts.fail.status });
@@ -81,6 +81,14 @@ describe('DuplicatesReview', () => {
     expect(within(item).getByRole('button', { name: 'Keep apart' })).toBeTruthy();
 
     expect(screen.getByTestId('duplicates-learned').textContent).toBe('Not enough decisions yet to merge on its own (2 merged, 1 kept apart)');
+    // All the open pairs are here: nothing more to say.
+    expect(screen.queryByTestId('duplicates-more')).toBeNull();
+  });
+
+  it('says how many pairs are open in all when more are open than listed', async () => {
+    duplicatesApi({ pairs: [pair(), pair({ score: 0.6 })], open: 130 });
+    renderApp(<DuplicatesReview />, { user: ADMIN });
+    expect((await screen.findByTestId('duplicates-more')).textContent).toBe('130 pairs are open: here are the 2 most likely, and the next follow as you decide these.');
   });
 
   it('says what the decisions taught once there is a threshold', async () => {
