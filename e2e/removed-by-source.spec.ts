@@ -137,7 +137,7 @@ test('most of a source missing at once stays listed; an admin who knows it is go
   const dialog = page.getByRole('dialog', { name: 'Remove 5 events now?' });
   await expect(dialog).toContainText('they stay listed for 6 hours');
   await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
-  await expect(page.getByText('5 events removed')).toBeVisible();
+  await expect(page.getByText('5 events removed', { exact: true })).toBeVisible();
   await expect(card.getByTestId('source-last-held')).toHaveCount(0);
   // The run that held them tells what became of them.
   await card.getByRole('button', { name: 'History' }).click();
