@@ -464,11 +464,13 @@ export function createIngestionService(deps: {
         errorMessage: summary.error ?? null,
         notes: summary.notes,
       });
+      // What a run that stored what it read kept listed; other runs leave the card as it was.
+      const held = summary.status === 'success' ? heldBy(summary.notes) : null;
       await repo.update(sourceId, {
         lastRunAt: finishedAt,
         ...(summary.status === 'error'
           ? { lastError: summary.error ?? 'failed', consecutiveFailures: source.consecutiveFailures + 1 }
-          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, ...(summary.status === 'success' ? { lastRunHeld: heldBy(summary.notes).count, lastRunHeldReason: heldBy(summary.notes).reason } : {}), ...validators }),
+          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, ...(held ? { lastRunHeld: held.count, lastRunHeldReason: held.reason } : {}), ...validators }),
       });
       return summary;
     },
