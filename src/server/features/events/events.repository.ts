@@ -1050,7 +1050,8 @@ export function createEventsRepository(db: Db) {
     },
 
     async listByStatus(status: 'pending' | 'approved' | 'rejected', limit: number, offset = 0) {
-      return db.select().from(events).where(eq(events.status, status)).orderBy(desc(events.createdAt), asc(events.id)).limit(limit).offset(offset);
+      // One run's events arrive together: among them, the soonest first, so none starts unreviewed behind the others.
+      return db.select().from(events).where(eq(events.status, status)).orderBy(desc(events.createdAt), asc(events.startDate), asc(events.id)).limit(limit).offset(offset);
     },
     async countByStatus(status: 'pending' | 'approved' | 'rejected') {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(eq(events.status, status));
