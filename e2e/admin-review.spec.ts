@@ -160,3 +160,16 @@ test("the admin shows an event's check-in QR code on its page, ready to print", 
   const png = await page.request.get(await dialog.getByRole('link', { name: 'Download PNG' }).getAttribute('href').then((h) => h!));
   expect(png.headers()['content-type']).toBe('image/png');
 });
+
+test("the Admin page's Overview says what waits for review, and Review them opens the dashboard", async ({ page, baseURL }) => {
+  await signInThroughUi(page, ADMIN);
+  const title = `Porch Concert ${unique()}`;
+  await createPending(page, baseURL!, title, 4);
+  await page.goto('/admin');
+  const line = page.getByTestId('awaiting-decision');
+  await expect(line).toContainText(/\d+ events? waits? for review/);
+  await line.getByRole('button', { name: 'Review them' }).click();
+  const dashboard = page.getByRole('dialog', { name: 'Admin Dashboard' });
+  await expect(dashboard).toBeVisible();
+  await expect(dashboard.getByText(title)).toBeVisible();
+});

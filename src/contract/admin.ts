@@ -12,6 +12,17 @@ export type UserRole = z.infer<typeof UserRole>;
 /* ------------------------------------------------------------------ system status */
 
 /** GET /api/admin/system-status (spec section 3), every figure measured when asked. */
+/** GET /api/admin/overview: the Overview's figures, and what waits for an admin's decision. */
+export const AdminOverviewResponse = z.object({
+  totalEvents: z.number().int(),
+  activeUsers7d: z.number().int(),
+  /** Events waiting for review: not listed until approved. */
+  pendingEvents: z.number().int(),
+  /** Possible duplicate pairs waiting to be merged or kept apart. */
+  openDuplicates: z.number().int(),
+});
+export type AdminOverviewResponse = z.infer<typeof AdminOverviewResponse>;
+
 export const SystemStatus = z.object({
   database: z.object({
     /** 'connected', 'slow' (round trip over the threshold) or 'down'. */

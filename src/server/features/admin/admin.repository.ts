@@ -5,6 +5,7 @@ import { queryRows } from '../../db/client.ts';
 import { sessions } from '../auth/sessions.table.ts';
 import { events, favorites } from '../events/events.table.ts';
 import { pointAwards } from '../gaming/ledger.table.ts';
+import { createDuplicatesRepository } from '../ingestion/duplicates.repository.ts';
 import { flyerScans } from '../scan/scan.table.ts';
 import { users, type UserRow } from '../users/users.table.ts';
 import { auditLog } from './admin.table.ts';
@@ -112,6 +113,15 @@ export function createAdminRepository(db: Db) {
       const [r] = await db.select({ n: count() }).from(events).where(eq(events.status, 'approved'));
       return r?.n ?? 0;
     },
+
+    /** Events waiting for an admin's review: not listed until one approves them. */
+    async countPendingEvents(): Promise<number> {
+      const [r] = await db.select({ n: count() }).from(events).where(eq(events.status, 'pending'));
+      return r?.n ?? 0;
+    },
+
+    /** Possible duplicates waiting for an admin's decision. */
+    countOpenDuplicates: () => createDuplicatesRepository(db).countOpen(),
 
     /** Distinct users active since a moment (the Overview's "active users, 7 days"). */
     async countActiveUsersSince(from: Date): Promise<number> {

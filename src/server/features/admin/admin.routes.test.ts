@@ -432,10 +432,16 @@ describe('system status, health and security', () => {
     expect(ocr).toMatchObject({ latencyMs: 100, calls: 2, lastUsedAt: expect.any(String) });
   });
 
-  it('gives the overview figures', async () => {
+  it('gives the overview figures, with the events and possible duplicates waiting for a decision', async () => {
     const res = await api('GET', '/api/admin/overview');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ totalEvents: expect.any(Number), activeUsers7d: expect.any(Number) });
+    expect(res.json()).toMatchObject({ totalEvents: expect.any(Number), activeUsers7d: expect.any(Number), pendingEvents: expect.any(Number), openDuplicates: expect.any(Number) });
     expect(res.json().activeUsers7d).toBeGreaterThanOrEqual(2);
+    const before = res.json() as { pendingEvents: number; openDuplicates: number };
+    const [a, b] = [await buildEvent(t.database.db, { status: 'pending' }), await buildEvent(t.database.db, { title: 'Makers Fair' })];
+    await buildEvent(t.database.db, { status: 'rejected' });
+    const [x, y] = [a.id, b.id].sort();
+    await t.database.db.execute(sql`insert into duplicate_pairs (event_a, event_b, kind, score, reason) values (${x}, ${y}, 'cross_source', 0.6, 'same title; venue unknown on one side')`);
+    expect((await api('GET', '/api/admin/overview')).json()).toMatchObject({ pendingEvents: before.pendingEvents + 1, openDuplicates: before.openDuplicates + 1 });
   });
 });

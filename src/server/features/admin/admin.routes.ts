@@ -7,6 +7,7 @@ import {
   AdminUserPatch,
   AdminUsersQuery,
   AdminUsersResponse,
+  AdminOverviewResponse,
   AiStatusResponse,
   AnalyticsQuery,
   AnalyticsResponse,
@@ -54,7 +55,7 @@ export async function adminRoutes(
 
   r.get('/api/admin/system-status', { schema: { response: { 200: SystemStatus } }, config: admin }, async () => svc.systemStatus());
 
-  r.get('/api/admin/overview', { schema: { response: { 200: z.object({ totalEvents: z.number().int(), activeUsers7d: z.number().int() }) } }, config: admin }, async () => svc.overview());
+  r.get('/api/admin/overview', { schema: { response: { 200: AdminOverviewResponse } }, config: admin }, async () => svc.overview());
 
   r.get('/api/admin/analytics', { schema: { querystring: AnalyticsQuery, response: { 200: AnalyticsResponse } }, config: admin }, async (req) => svc.analytics(req.query.days));
 

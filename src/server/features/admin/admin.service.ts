@@ -44,11 +44,16 @@ export function createAdminService(deps: {
       return updated;
     },
 
-    /** Overview figures: approved events, all users, distinct active users over the last 7 days. */
+    /** Overview figures: approved events, distinct active users over the last 7 days, and what waits for an admin's decision. */
     async overview() {
       const now = clock.now();
-      const [totalEvents, activeUsers7d] = await Promise.all([repo.countApprovedEvents(), repo.countActiveUsersSince(new Date(now.getTime() - 7 * 24 * 3600 * 1000))]);
-      return { totalEvents, activeUsers7d };
+      const [totalEvents, activeUsers7d, pendingEvents, openDuplicates] = await Promise.all([
+        repo.countApprovedEvents(),
+        repo.countActiveUsersSince(new Date(now.getTime() - 7 * 24 * 3600 * 1000)),
+        repo.countPendingEvents(),
+        repo.countOpenDuplicates(),
+      ]);
+      return { totalEvents, activeUsers7d, pendingEvents, openDuplicates };
     },
 
     /** Daily series over the last `days` days (today included) in the city's time zone. */

@@ -7,6 +7,7 @@ import { useInterfaceMode } from '../../features/auth/interface-mode.ts';
 import { InterfaceModeControl } from '../../features/admin/interface-mode-panel.tsx';
 import { ProfileDialog } from '../../features/shell/profile-dialog.tsx';
 import { AdminOverlay } from '../../features/admin/admin-overlay.tsx';
+import { OpenAdminDashboardContext } from '../../features/admin/open-admin-dashboard.ts';
 import { NotificationBell, NotificationCenter, receiveServerNotification } from '../../features/gaming/notifications.tsx';
 import { useRealtime } from '../../lib/use-realtime.ts';
 import { TooltipProvider } from '../../components/ui/tooltip.tsx';
@@ -201,6 +202,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const [profileOpen, setProfileOpen] = useState(false);
   const [adminOpen, setAdminOpen] = useState(false);
+  const openAdminDashboard = useCallback(() => setAdminOpen(true), []);
   const headerRef = useHeaderHeight();
   // Live points, event and notification updates for every signed-in screen; notifications also
   // show as cards (a stable module function, so the connection is not remade on each render).
@@ -273,7 +275,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <MainNav links={visibleNavLinks(isAdmin, mode)} location={location} />
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 pb-10 pt-6 focus:outline-none">
-        {children}
+        <OpenAdminDashboardContext.Provider value={isAdmin ? openAdminDashboard : null}>{children}</OpenAdminDashboardContext.Provider>
       </main>
       <ProfileDialog open={profileOpen} onOpenChange={setProfileOpen} />
       <AdminOverlay open={adminOpen} onOpenChange={setAdminOpen} />

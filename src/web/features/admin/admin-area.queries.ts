@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   SYSTEM_STATUS_POLL_MS,
+  type AdminOverviewResponse,
   type AdminUser,
   type AdminUserPatch,
   type AdminUsersResponse,
@@ -32,7 +33,7 @@ export function useSystemStatus() {
 
 /** GET /api/admin/overview: approved events and users active in the last 7 days. */
 export function useOverview() {
-  return useQuery<{ totalEvents: number; activeUsers7d: number }>({ queryKey: OVERVIEW_KEY, refetchOnMount: 'always' });
+  return useQuery<AdminOverviewResponse>({ queryKey: OVERVIEW_KEY, refetchOnMount: 'always' });
 }
 
 /** GET /api/deployment/security: checked again each time the page opens. */

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AdminUser } from '../../../contract/admin.ts';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
 import AdminDashboardPage from './admin-dashboard-page.tsx';
-import { describeAction } from './admin-overview.tsx';
+import { awaitingDecision, describeAction } from './admin-overview.tsx';
+import { OpenAdminDashboardContext } from './open-admin-dashboard.ts';
 
 configure({ asyncUtilTimeout: 5000 });
 afterEach(() => vi.unstubAllGlobals());
@@ -25,7 +26,7 @@ const user = (over: Partial<AdminUser>): AdminUser => ({
 const KEPT = { name: 'townbeat-backup-2026-11-26T12-00-00Z.tar.gz', at: '2026-11-26T12:00:00.000Z', bytes: 9_912_345 };
 const TAKEN = { name: 'townbeat-backup-2026-11-27T09-30-00Z.tar.gz', at: '2026-11-27T09:30:00.000Z', bytes: 9_954_000 };
 
-function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number; held?: number; database?: 'embedded' | 'postgres'; backupError?: string } = {}) {
+function api(opts: { score?: number; patchStatus?: number; failing?: number; leftOut?: number; held?: number; pending?: number; duplicates?: number; database?: 'embedded' | 'postgres'; backupError?: string } = {}) {
   const patches: { url: string; body: unknown }[] = [];
   let people = [user({ id: 'a1', email: 'ada@example.test', role: 'admin' }), user({})];
   const kept = [KEPT];
@@ -52,7 +53,7 @@ function api(opts: { score?: number; patchStatus?: number; failing?: number; lef
           ai: { status: 'operational', model: 'Built-in engines (offline)' },
         });
       case '/api/admin/overview':
-        return json({ totalEvents: 1234, activeUsers7d: 56 });
+        return json({ totalEvents: 1234, activeUsers7d: 56, pendingEvents: opts.pending ?? 0, openDuplicates: opts.duplicates ?? 0 });
       case '/api/admin/backups':
         return json({ scheduled: true, dir: '/srv/townbeat/data/backups', everyHours: 24, keepDays: 7, next: '2026-11-27T12:00:00.000Z', lastError: opts.backupError ?? null, backups: [...kept] });
       case '/api/deployment/security':
@@ -95,8 +96,26 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('card-system-status').textContent).toContain('88 endpoints');
     await waitFor(() => expect(screen.getByTestId('card-security-score').textContent).toContain('91 / 100'));
     expect(await screen.findByText('approve event')).toBeTruthy();
-    // Every source's last run went well: nothing asks for a look.
+    // Every source's last run went well, nothing waits for a decision: nothing asks for a look.
     expect(screen.queryByTestId('sources-attention')).toBeNull();
+    expect(screen.queryByTestId('awaiting-decision')).toBeNull();
+  });
+
+  it('says how many events wait for review and duplicates for a decision, and Review them opens the dashboard', async () => {
+    api({ pending: 232, duplicates: 1 });
+    const open = vi.fn();
+    renderApp(
+      <OpenAdminDashboardContext.Provider value={open}>
+        <AdminDashboardPage />
+      </OpenAdminDashboardContext.Provider>,
+      { path: '/admin', user: ME },
+    );
+    const line = await screen.findByTestId('awaiting-decision');
+    expect(line.textContent).toBe('232 events wait for review · 1 possible duplicate to decide.Review them');
+    fireEvent.click(within(line).getByRole('button', { name: 'Review them' }));
+    expect(open).toHaveBeenCalledOnce();
+    expect(awaitingDecision({ pendingEvents: 1, openDuplicates: 0 })).toEqual(['1 event waits for review']);
+    expect(awaitingDecision({ pendingEvents: 0, openDuplicates: 3 })).toEqual(['3 possible duplicates to decide']);
   });
 
   it('points to the sources whose last run failed, left entries of the feed out or kept events it did not meet', async () => {

@@ -1,7 +1,8 @@
 import { Link } from 'wouter';
-import { SECURITY_GREEN_AT, type AuditEntryResponse, type SystemStatus } from '../../../contract/admin.ts';
+import { SECURITY_GREEN_AT, type AdminOverviewResponse, type AuditEntryResponse, type SystemStatus } from '../../../contract/admin.ts';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { useAuditLog, useOverview, useSecurityReport, useSystemStatus } from './admin-area.queries.ts';
+import { useOpenAdminDashboard } from './open-admin-dashboard.ts';
 
 /** A figure card of the Overview. */
 function Card({ label, value, hint, tone, testId }: { label: string; value: string; hint?: string; tone?: 'good' | 'warn' | 'bad'; testId?: string }) {
@@ -80,6 +81,14 @@ function ActivityRow({ e }: { e: AuditEntryResponse }) {
   );
 }
 
+/** What waits for an admin's decision, as one line: '232 events wait for review · 1 possible duplicate to decide'. */
+export function awaitingDecision(o: Pick<AdminOverviewResponse, 'pendingEvents' | 'openDuplicates'>): string[] {
+  const out: string[] = [];
+  if (o.pendingEvents > 0) out.push(`${o.pendingEvents.toLocaleString('en-US')} ${o.pendingEvents === 1 ? 'event waits' : 'events wait'} for review`);
+  if (o.openDuplicates > 0) out.push(`${o.openDuplicates.toLocaleString('en-US')} possible ${o.openDuplicates === 1 ? 'duplicate' : 'duplicates'} to decide`);
+  return out;
+}
+
 /** Overview: system status, total events, active users (7 days), security score, recent admin activity. */
 export function AdminOverview() {
   const status = useSystemStatus();
@@ -89,6 +98,8 @@ export function AdminOverview() {
   const s = status.data ? statusSummary(status.data) : null;
   const score = security.data?.securityScore;
   const attention = status.data ? sourcesAttention(status.data.scraping) : [];
+  const awaiting = overview.data ? awaitingDecision(overview.data) : [];
+  const openDashboard = useOpenAdminDashboard();
   return (
     <div>
       {(status.isError || overview.isError) && (
@@ -103,6 +114,16 @@ export function AdminOverview() {
           <Link href="/admin/sources" className="font-medium text-primary underline underline-offset-2">
             Review sources
           </Link>
+        </p>
+      )}
+      {awaiting.length > 0 && (
+        <p data-testid="awaiting-decision" className="mb-4 flex flex-wrap items-center gap-x-2 text-sm">
+          <span className="text-accent">{awaiting.join(' · ')}.</span>
+          {openDashboard && (
+            <button type="button" className="font-medium text-primary underline underline-offset-2" onClick={openDashboard}>
+              Review them
+            </button>
+          )}
         </p>
       )}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
