@@ -119,7 +119,7 @@ export function createAssistantService(deps: AssistantServiceDeps) {
   async function execute(admin: Admin, def: CommandDef, args: unknown, engine: Engine, phase: 'executed' | 'confirmed'): Promise<Reply> {
     const target = def.target?.(args) ?? null;
     try {
-      const out = await def.run(args, ctx);
+      const out = await def.run(args, ctx, admin.id);
       await record(admin, def.type, 'ok', { phase, args, engine }, target);
       return reply(engine, { response: out.text, commandResult: out.result, commandExecuted: true, commandType: def.type, metadata: { action: phase } });
     } catch (err) {

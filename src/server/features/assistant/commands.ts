@@ -55,7 +55,8 @@ export interface CommandDef<S extends z.ZodType = z.ZodType> {
   target?: (args: z.output<S>) => string | null;
   /** Exactly what running it would do (changing commands), in words. */
   describe: (args: z.output<S>, ctx: CommandContext) => Promise<string>;
-  run: (args: z.output<S>, ctx: CommandContext) => Promise<CommandOutcome>;
+  /** `actorId`: the admin who asked (a decision on a member's event tells them it came from a review). */
+  run: (args: z.output<S>, ctx: CommandContext, actorId: string) => Promise<CommandOutcome>;
 }
 
 /** Data from events, feeds and users is shown quoted, escaped onto one line: it is never read as an instruction. */
@@ -403,8 +404,8 @@ function eventStatusCommand(type: 'approve_event' | 'reject_event', status: 'app
       if (!e) throw new Error('That event no longer exists.');
       return `This would ${verb} the event ${quote(e.title)} (id ${e.id}, now ${e.status}): its status becomes ${status}${status === 'approved' ? ' and it is listed publicly' : ' and it leaves the review queue'}.`;
     },
-    async run(args, ctx) {
-      const e = await ctx.events.setStatus(args.eventId, status);
+    async run(args, ctx, actorId) {
+      const e = await ctx.events.setStatus(args.eventId, status, actorId);
       return { text: `The event ${quote(e.title)} is now ${status}.`, result: { eventId: e.id, title: e.title, status } };
     },
   };

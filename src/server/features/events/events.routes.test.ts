@@ -346,6 +346,41 @@ describe('the review queue', () => {
   });
 });
 
+describe('a review decision on a member\'s event', () => {
+  it('tells the member who contributed it, once, in the bell and live; not the admin who added one', async () => {
+    const admin = await signupUser(t.app, { email: `decider-${Date.now()}@example.org` });
+    await t.database.db.execute(sql`update users set role = 'admin' where id = ${admin.user.id}`);
+    const member = await signupUser(t.app);
+    const bystander = await signupUser(t.app);
+    const theirs = await buildEvent(t.database.db, { title: 'Porch Concert', status: 'pending', contributedBy: member.user.id });
+    const declined = await buildEvent(t.database.db, { title: 'Garage Sale', status: 'pending', contributedBy: member.user.id });
+    const adminsOwn = await buildEvent(t.database.db, { title: 'Admin Picnic', status: 'pending', contributedBy: admin.user.id });
+    const decide = (id: string, action: 'approve' | 'reject') => t.app.inject({ method: 'POST', url: `/api/admin/events/${id}/${action}`, headers: { origin: TEST_ORIGIN, cookie: admin.cookie } });
+    const bell = async (cookie: string) => ((await get('/api/notifications', cookie)).json() as { items: { title: string; message: string; link?: string }[] }).items;
+    const live: { userId: string; title: string }[] = [];
+    const stop = t.app.bus.subscribe('notification', (m) => void live.push({ userId: m.userId, title: m.notification.title }));
+
+    expect((await decide(theirs.id, 'approve')).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    expect((await decide(declined.id, 'reject')).statusCode).toBe(200);
+    expect((await decide(adminsOwn.id, 'approve')).statusCode).toBe(200);
+    // Deciding again is not news.
+    expect((await decide(theirs.id, 'approve')).statusCode).toBe(200);
+    stop();
+
+    expect(await bell(member.cookie)).toEqual([
+      expect.objectContaining({ title: 'Your event was not listed', message: '“Garage Sale” was reviewed and will not be listed.' }),
+      expect.objectContaining({ title: 'Your event is listed', message: '“Porch Concert” was approved and is now listed for everyone.', link: `/events/${theirs.id}` }),
+    ]);
+    expect(live).toEqual([
+      { userId: member.user.id, title: 'Your event is listed' },
+      { userId: member.user.id, title: 'Your event was not listed' },
+    ]);
+    expect(await bell(admin.cookie)).toEqual([]);
+    expect(await bell(bystander.cookie)).toEqual([]);
+  });
+});
+
 describe('an admin moves an event', () => {
   it('tells whoever saved it, live and in the bell, in one step with the edit; other edits are not news', async () => {
     const admin = await signupUser(t.app, { email: `mover-${Date.now()}@example.org` });

@@ -177,7 +177,7 @@ export async function eventsRoutes(app: FastifyInstance, deps: EventsRoutesDeps)
     ['reject', 'rejected'],
   ] as const) {
     r.post(`/api/admin/events/:id/${action}`, { schema: { params: IdParams, response: { 200: EventSummary } }, config: { access: 'admin' } }, async (req) =>
-      events.setStatus(eventId(req.params.id), status),
+      events.setStatus(eventId(req.params.id), status, signedIn(req).id),
     );
   }
 

@@ -10,6 +10,7 @@ import { htmlToText } from '../../lib/text.ts';
 import { announceAward, payAward } from '../gaming/awards.ts';
 import { RULES } from '../gaming/rules.ts';
 import { publishSavedEventNews, tellSavers } from '../ingestion/saved-event-news.ts';
+import { createNotification, publishNotifications, type NotificationInput } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { AGGREGATE_BUCKET_MS, createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
 import { metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
@@ -21,6 +22,13 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
 export interface Viewer {
   id: string;
   role: UserRow['role'];
+}
+
+/** What a contributor hears of an admin's decision on their event. */
+export function reviewNews(title: string, id: string, status: 'approved' | 'rejected'): NotificationInput {
+  return status === 'approved'
+    ? { type: 'success', title: 'Your event is listed', message: `“${title}” was approved and is now listed for everyone.`, link: `/events/${id}` }
+    : { type: 'info', title: 'Your event was not listed', message: `“${title}” was reviewed and will not be listed.` };
 }
 
 /** Finding, reading and keeping events. */
@@ -201,10 +209,22 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return { items: rows.map((event) => summary({ event, isFavorited: false, distanceM: null })), total };
     },
 
-    async setStatus(id: string, status: 'approved' | 'rejected'): Promise<EventSummary> {
-      const row = await repo.update(id, { status });
-      if (!row) throw notFound('Event not found');
+    /**
+     * An admin's review decision. A member who contributed the event (a URL import, a flyer scan)
+     * hears it in the bell when it leaves the queue: listed, with its page, or not.
+     */
+    async setStatus(id: string, status: 'approved' | 'rejected', adminId: string): Promise<EventSummary> {
+      const { row, told } = await db.transaction(async (tx) => {
+        const r = createEventsRepository(tx);
+        const before = await r.findById(id, null);
+        const row = await r.update(id, { status });
+        if (!before || !row) throw notFound('Event not found');
+        const contributor = before.event.status === 'pending' && row.contributedBy && row.contributedBy !== adminId ? row.contributedBy : null;
+        const told = contributor ? { userId: contributor, n: await createNotification(tx, contributor, reviewNews(row.title, row.id, status), clock.now()) } : null;
+        return { row, told };
+      });
       deps.bus.publish('event_update', { id, action: status });
+      if (told) publishNotifications(deps.bus, told.userId, [told.n]);
       return summary({ event: row, isFavorited: false, distanceM: null });
     },
 

@@ -11,6 +11,8 @@ export interface NotificationInput {
   type: NotificationType;
   title: string;
   message: string;
+  /** The page it is about, opened from the bell. */
+  link?: string | null;
 }
 
 /**
