@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CATEGORIES, EventSummary } from './events.ts';
 
 /** GET /api/events/recommended?limit=: upcoming events ranked for the signed-in user. */
-export const RecommendedQuery = z.object({ limit: z.coerce.number().int().min(1, 'limit must be at least 1').max(50, 'limit must be at most 50').default(10) });
+export const RecommendedQuery = z.object({ limit: z.coerce.number({ error: 'limit must be a whole number' }).int().min(1, 'limit must be at least 1').max(50, 'limit must be at most 50').default(10) });
 export type RecommendedQuery = z.infer<typeof RecommendedQuery>;
 
 /** A recommended event: the card's summary plus one short line saying why ("Because you saved Jazz Night"). */
@@ -43,6 +43,6 @@ export const BuzzItem = z.object({
 });
 export type BuzzItem = z.infer<typeof BuzzItem>;
 /** GET /api/community/buzz?limit= (default 3): newest first, never the caller's own, never opted-out people. */
-export const BuzzQuery = z.object({ limit: z.coerce.number().int().min(1).max(20).default(3) });
+export const BuzzQuery = z.object({ limit: z.coerce.number({ error: 'limit must be a whole number' }).int().min(1).max(20).default(3) });
 export const BuzzResponse = z.object({ items: z.array(BuzzItem) });
 export type BuzzResponse = z.infer<typeof BuzzResponse>;

@@ -342,7 +342,10 @@ describe('the review queue', () => {
     expect((await pending('?offset=-1', member.cookie)).statusCode).toBe(403);
     const bad = await pending('?offset=-1');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toContain('offset');
+    expect(bad.json().message).toContain('offset must be 0 or more');
+    // Not a number at all: said in words, as every query number is.
+    expect((await pending('?offset=x')).json().message).toContain('offset must be a whole number');
+    expect((await get('/api/events?lat=north&lng=-122.6')).json().message).toContain('lat must be a number');
   });
 });
 
