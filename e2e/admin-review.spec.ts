@@ -168,8 +168,16 @@ test("the Admin page's Overview says what waits for review, and Review them open
   await page.goto('/admin');
   const line = page.getByTestId('awaiting-decision');
   await expect(line).toContainText(/\d+ events? waits? for review/);
+  const waiting = async () => Number((/([\d,]+) events? waits? for review/.exec((await line.textContent()) ?? '')?.[1] ?? '0').replace(/,/g, ''));
+  const before = await waiting();
   await line.getByRole('button', { name: 'Review them' }).click();
   const dashboard = page.getByRole('dialog', { name: 'Admin Dashboard' });
   await expect(dashboard).toBeVisible();
-  await expect(dashboard.getByText(title)).toBeVisible();
+  const row = dashboard.getByTestId('review-row').filter({ hasText: title });
+  await row.getByRole('button', { name: 'Approve' }).click();
+  await expect(row).toHaveCount(0);
+  // Back on the Overview, under the dashboard all along: the count follows the decision.
+  await dashboard.getByRole('button', { name: 'Close' }).click();
+  await expect(dashboard).toBeHidden();
+  await expect.poll(waiting).toBe(before - 1);
 });

@@ -11,7 +11,6 @@ export type UserRole = z.infer<typeof UserRole>;
 
 /* ------------------------------------------------------------------ system status */
 
-/** GET /api/admin/system-status (spec section 3), every figure measured when asked. */
 /** GET /api/admin/overview: the Overview's figures, and what waits for an admin's decision. */
 export const AdminOverviewResponse = z.object({
   totalEvents: z.number().int(),
@@ -23,6 +22,7 @@ export const AdminOverviewResponse = z.object({
 });
 export type AdminOverviewResponse = z.infer<typeof AdminOverviewResponse>;
 
+/** GET /api/admin/system-status (spec section 3), every figure measured when asked. */
 export const SystemStatus = z.object({
   database: z.object({
     /** 'connected', 'slow' (round trip over the threshold) or 'down'. */

@@ -112,7 +112,7 @@ export const EventListQuery = z
     lng: z.coerce.number({ error: 'lng must be a number' }).min(-180, 'lng must be between -180 and 180').max(180, 'lng must be between -180 and 180').optional(),
     radius: z.coerce.number({ error: 'radius must be a number' }).min(1, 'radius must be between 1 and 50').max(50, 'radius must be between 1 and 50').optional(),
     limit: z.coerce.number({ error: 'limit must be a whole number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(24),
-    offset: z.coerce.number({ error: 'offset must be a whole number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').max(100_000).default(0),
+    offset: z.coerce.number({ error: 'offset must be a whole number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').max(100_000, 'offset must be at most 100000').default(0),
   })
   .refine((q) => (q.lat === undefined) === (q.lng === undefined), { message: 'lat and lng must be given together', path: ['lat'] })
   .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, { message: 'endDate must not be before startDate', path: ['endDate'] });

@@ -73,7 +73,7 @@ export type InjectResponse = z.infer<typeof InjectResponse>;
 /** GET /api/geosymbol/processed: `community` = everything the caller may see at community level (public too). */
 export const ProcessedQuery = z.object({
   privacyLevel: PrivacyLevel.optional().default('community'),
-  limit: z.coerce.number({ error: 'limit must be a whole number' }).int().min(1).max(50).optional().default(GALLERY_LIMIT),
+  limit: z.coerce.number({ error: 'limit must be a whole number' }).int().min(1, 'limit must be between 1 and 50').max(50, 'limit must be between 1 and 50').optional().default(GALLERY_LIMIT),
 });
 export const ProcessedResponse = z.object({ symbols: z.array(Geosymbol) });
 export type ProcessedResponse = z.infer<typeof ProcessedResponse>;

@@ -43,6 +43,6 @@ export const BuzzItem = z.object({
 });
 export type BuzzItem = z.infer<typeof BuzzItem>;
 /** GET /api/community/buzz?limit= (default 3): newest first, never the caller's own, never opted-out people. */
-export const BuzzQuery = z.object({ limit: z.coerce.number({ error: 'limit must be a whole number' }).int().min(1).max(20).default(3) });
+export const BuzzQuery = z.object({ limit: z.coerce.number({ error: 'limit must be a whole number' }).int().min(1, 'limit must be between 1 and 20').max(20, 'limit must be between 1 and 20').default(3) });
 export const BuzzResponse = z.object({ items: z.array(BuzzItem) });
 export type BuzzResponse = z.infer<typeof BuzzResponse>;

@@ -1009,6 +1009,11 @@ export function createEventsRepository(db: Db) {
       });
     },
 
+    /** Holds the event's row until the transaction ends: decisions on one event happen one after the other. */
+    async lock(id: string) {
+      await db.select({ id: events.id }).from(events).where(eq(events.id, id)).for('update');
+    },
+
     async update(id: string, patch: Partial<typeof events.$inferInsert>) {
       const [row] = await db
         .update(events)

@@ -381,6 +381,12 @@ describe('a review decision on a member\'s event', () => {
     ]);
     expect(await bell(admin.cookie)).toEqual([]);
     expect(await bell(bystander.cookie)).toEqual([]);
+
+    // Two decisions at once on one event: the member hears the one that took it out of the queue.
+    const contested = await buildEvent(t.database.db, { title: 'Block Party', status: 'pending', contributedBy: bystander.user.id });
+    const answers = await Promise.all([decide(contested.id, 'approve'), decide(contested.id, 'reject')]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    expect(await bell(bystander.cookie)).toHaveLength(1);
   });
 });
 

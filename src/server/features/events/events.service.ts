@@ -216,6 +216,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
     async setStatus(id: string, status: 'approved' | 'rejected', adminId: string): Promise<EventSummary> {
       const { row, told } = await db.transaction(async (tx) => {
         const r = createEventsRepository(tx);
+        // Two admins deciding at once: the second sees the first's decision, and the member hears one.
+        await r.lock(id);
         const before = await r.findById(id, null);
         const row = await r.update(id, { status });
         if (!before || !row) throw notFound('Event not found');

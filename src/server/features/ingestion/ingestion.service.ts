@@ -390,7 +390,8 @@ export function createIngestionService(deps: {
         await r.lockSource(sourceId);
         const last = await r.lastStoredRun(sourceId);
         const held = heldBy(last?.notes ?? []);
-        if (!last || held.reason === null || last.notes.some((n) => n.kind === 'removed')) throw conflict('The last run of this source kept no listed events it did not meet');
+        if (last?.notes.some((n) => n.kind === 'removed')) throw conflict('The events the last run of this source held were already removed');
+        if (!last || held.reason === null) throw conflict('The last run of this source kept no listed events it did not meet');
         if (held.reason === 'partial-read') throw conflict('The last run of this source did not read all of it: the events it did not meet may simply be unread, so they stay listed until a whole run lacks them');
         const rows = await r.markGone(sourceId, last.startedAt, now);
         await r.setRunNotes(last.id, [...last.notes, { kind: 'removed', reason: REMOVED_BY_ADMIN, count: rows.length, examples: rows.slice(0, NOTE_EXAMPLES).map((e) => e.title) }]);

@@ -16,10 +16,9 @@ import {
 } from '../../../contract/admin.ts';
 import { toast } from '../../components/ui/use-toast.ts';
 import { apiJson } from '../../lib/api-client.ts';
-import { errorText } from './admin.queries.ts';
+import { errorText, OVERVIEW_KEY } from './admin.queries.ts';
 
 export const SYSTEM_STATUS_KEY = ['/api/admin/system-status'] as const;
-export const OVERVIEW_KEY = ['/api/admin/overview'] as const;
 export const SECURITY_KEY = ['/api/deployment/security'] as const;
 export const AUDIT_KEY = ['/api/admin/audit?limit=10'] as const;
 export const AI_STATUS_FULL_KEY = ['/api/admin/ai-status'] as const;
@@ -31,7 +30,7 @@ export function useSystemStatus() {
   return useQuery<SystemStatus>({ queryKey: SYSTEM_STATUS_KEY, refetchInterval: SYSTEM_STATUS_POLL_MS });
 }
 
-/** GET /api/admin/overview: approved events and users active in the last 7 days. */
+/** GET /api/admin/overview: approved events, users active in the last 7 days, and the events and possible duplicates waiting for a decision (asked again after each decision). */
 export function useOverview() {
   return useQuery<AdminOverviewResponse>({ queryKey: OVERVIEW_KEY, refetchOnMount: 'always' });
 }

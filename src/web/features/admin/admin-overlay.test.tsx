@@ -123,7 +123,8 @@ describe('AdminOverlay for admins', () => {
     expect(callsTo(fetchFn, 'POST', `/api/admin/events/${a.id}/approve`)).toHaveLength(1);
   });
 
-  it('pages through a queue longer than a page, saying how many wait', async () => {
+  // Renders a whole page of 200 rows several times: slow under a loaded machine.
+  it('pages through a queue longer than a page, saying how many wait', { timeout: 60_000 }, async () => {
     const waiting = Array.from({ length: PENDING_PAGE + 5 }, (_, i) => buildEvent({ title: `Contribution ${i + 1}`, status: 'pending' }));
     adminApi({ pending: waiting });
     renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: ADMIN });

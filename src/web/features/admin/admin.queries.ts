@@ -11,6 +11,7 @@ import { isEventQueryKey } from '../events/events.queries.ts';
 export const STATS_KEY = ['/api/events/stats'] as const;
 export const AI_STATUS_KEY = ['/api/admin/ai-status'] as const;
 export const PENDING_KEY = ['/api/admin/events/pending'] as const;
+export const OVERVIEW_KEY = ['/api/admin/overview'] as const;
 export const SOURCES_KEY = ['/api/admin/sources'] as const;
 export const FAVORITES_KEY = ['/api/user/favorites'] as const;
 export const DUPLICATES_KEY = ['/api/admin/duplicates'] as const;
@@ -98,6 +99,8 @@ export function useSourceRuns(id: string, enabled = true) {
 function invalidateEventData(client: QueryClient) {
   void client.invalidateQueries({ queryKey: PENDING_KEY });
   void client.invalidateQueries({ queryKey: DUPLICATES_KEY });
+  // The Admin page's Overview counts what waits for review, and stays mounted under the dashboard.
+  void client.invalidateQueries({ queryKey: OVERVIEW_KEY });
   void client.invalidateQueries({ predicate: (q) => isEventQueryKey(q.queryKey) });
 }
 
@@ -302,7 +305,10 @@ export function useKeepApart() {
       dropPair(client, pair.id);
     },
     onError: (err) => toast({ title: 'Could not keep apart', description: errorText(err), variant: 'destructive' }),
-    onSettled: () => void client.invalidateQueries({ queryKey: DUPLICATES_KEY }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: DUPLICATES_KEY });
+      void client.invalidateQueries({ queryKey: OVERVIEW_KEY });
+    },
   });
 }
 

@@ -88,7 +88,7 @@ describe('DuplicatesReview', () => {
   it('says how many pairs are open in all when more are open than listed', async () => {
     duplicatesApi({ pairs: [pair(), pair({ score: 0.6 })], open: 130 });
     renderApp(<DuplicatesReview />, { user: ADMIN });
-    expect((await screen.findByTestId('duplicates-more')).textContent).toBe('130 pairs are open: here are the 2 most likely, and the next follow as you decide these.');
+    expect((await screen.findByTestId('duplicates-more')).textContent).toBe('130 pairs are open: here are the 2 most likely, and the next ones follow as you decide these.');
   });
 
   it('says what the decisions taught once there is a threshold', async () => {

@@ -75,7 +75,7 @@ export function DuplicatesReview({ onNavigate }: { onNavigate?: () => void }) {
       )}
       {dupes.data && dupes.data.open > dupes.data.pairs.length && (
         <p className="mb-3 text-sm text-muted-foreground" data-testid="duplicates-more">
-          {dupes.data.open.toLocaleString('en-US')} pairs are open: here are the {dupes.data.pairs.length} most likely, and the next follow as you decide these.
+          {dupes.data.open.toLocaleString('en-US')} pairs are open: here are the {dupes.data.pairs.length} most likely, and the next ones follow as you decide these.
         </p>
       )}
       {body}
