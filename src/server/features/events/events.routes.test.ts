@@ -24,6 +24,12 @@ beforeEach(async () => {
 
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 const titles = (res: { json: () => { title: string }[] }) => res.json().map((e) => e.title);
+/** A new account made an admin (the file's other admin is the ADMIN_EMAILS one). */
+async function signupAdmin() {
+  const admin = await signupUser(t.app);
+  await t.database.db.execute(sql`update users set role = 'admin' where id = ${admin.user.id}`);
+  return admin;
+}
 
 describe('GET /api/events', () => {
   it('compresses a page as browsers ask, in one piece with its length (not a stream per answer)', async () => {
@@ -315,8 +321,7 @@ describe('admin events', () => {
 
 describe('the review queue', () => {
   it('pages through every pending event, newest first, and says how many wait', async () => {
-    const admin = await signupUser(t.app, { email: `queue-${Date.now()}@example.org` });
-    await t.database.db.execute(sql`update users set role = 'admin' where id = ${admin.user.id}`);
+    const admin = await signupAdmin();
     const member = await signupUser(t.app);
     const waiting = PENDING_PAGE + 30;
     for (let i = 0; i < waiting; i += 100) {
@@ -351,8 +356,7 @@ describe('the review queue', () => {
 
 describe('a review decision on a member\'s event', () => {
   it('tells the member who contributed it, once, in the bell and live; not the admin who added one', async () => {
-    const admin = await signupUser(t.app, { email: `decider-${Date.now()}@example.org` });
-    await t.database.db.execute(sql`update users set role = 'admin' where id = ${admin.user.id}`);
+    const admin = await signupAdmin();
     const member = await signupUser(t.app);
     const bystander = await signupUser(t.app);
     const theirs = await buildEvent(t.database.db, { title: 'Porch Concert', status: 'pending', contributedBy: member.user.id });
@@ -392,8 +396,7 @@ describe('a review decision on a member\'s event', () => {
 
 describe('an admin moves an event', () => {
   it('tells whoever saved it, live and in the bell, in one step with the edit; other edits are not news', async () => {
-    const admin = await signupUser(t.app, { email: `mover-${Date.now()}@example.org` });
-    await t.database.db.execute(sql`update users set role = 'admin' where id = ${admin.user.id}`);
+    const admin = await signupAdmin();
     const saver = await signupUser(t.app);
     const other = await signupUser(t.app);
     const e = await buildEvent(t.database.db, { title: 'Lantern Walk', startDate: inHours(30), endDate: inHours(32) });
