@@ -461,6 +461,24 @@ describe('events a source drops', () => {
     expect((await api('POST', '/api/admin/sources/00000000-0000-4000-8000-000000000000/remove-held')).statusCode).toBe(404);
   });
 
+  it('a run is in its History by the time open pages hear of what it changed, so Remove them now finds it', async () => {
+    const shows = Array.from({ length: 6 }, (_, i) => ({ uid: `show-${i}@venue`, title: `Songwriter Night ${i + 1}`, start: `202612${String(10 + i)}T190000`, location: 'Doug Fir Lounge' }));
+    const { id } = await approvedSource(shows);
+    // An admin's page hears of the renamed show and at once asks to remove what the run held.
+    let removal: Promise<{ removed: number }> | undefined;
+    const off = t.app.bus.subscribe('event_update', () => {
+      removal ??= t.app.ingest.service.removeHeld(id);
+    });
+    const held = await rerun(id, [{ ...shows[0]!, title: 'Songwriter Night 1 (moved upstairs)' }]);
+    off();
+    expect(held.notes).toContainEqual({ kind: 'kept', reason: SUDDEN_DROP_KEPT, count: 5, examples: [] });
+    expect(await removal).toEqual({ removed: 5 });
+    expect(await listed()).toEqual(['Songwriter Night 1 (moved upstairs)']);
+    // The card does not show them held again.
+    const card = ((await api('GET', '/api/admin/sources')).json() as { id: string; health: { lastRunHeld: number } }[]).find((s) => s.id === id)!.health;
+    expect(card.lastRunHeld).toBe(0);
+  });
+
   it('are not marked in calendars while a source still lists them', async () => {
     const { eventId } = await approvedSource([SHOW]);
     const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${eventId}/ics` })).body;

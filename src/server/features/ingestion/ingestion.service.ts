@@ -215,8 +215,44 @@ export function createIngestionService(deps: {
     return null;
   }
 
-  async function store(source: SourceRow, items: NormalisedEvent[], runStart: Date, summary: RunSummary, classified: Map<string, Classification>) {
-    const { announce, told } = await db.transaction(async (tx) => {
+  /** The run's record in History and the source's health on its card, as the run ended. */
+  async function recordRun(r: SourcesRepository, source: SourceRow, trigger: 'schedule' | 'manual' | 'seed', startedAt: Date, summary: RunSummary, read: { etag?: string | null; lastModified?: string | null }) {
+    const finishedAt = clock.now();
+    await r.insertRun({
+      sourceId: source.id,
+      startedAt,
+      finishedAt,
+      status: summary.status,
+      trigger,
+      fetched: summary.fetched,
+      created: summary.created,
+      updated: summary.updated,
+      merged: summary.merged,
+      rejected: summary.rejected,
+      skipped: summary.skipped,
+      errors: summary.errors,
+      errorMessage: summary.error ?? null,
+      notes: summary.notes,
+    });
+    // What a run that stored what it read kept listed; other runs leave the card as it was.
+    const held = summary.status === 'success' ? heldBy(summary.notes) : null;
+    // Held back: the next run reads the feed whole again rather than hear 'not modified'.
+    const validators = summary.notes.some((n) => n.reason === SUDDEN_DROP_KEPT) ? { etag: null, lastModified: null } : read;
+    await r.update(source.id, {
+      lastRunAt: finishedAt,
+      ...(summary.status === 'error'
+        ? { lastError: summary.error ?? 'failed', consecutiveFailures: source.consecutiveFailures + 1 }
+        : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, ...(held ? { lastRunHeld: held.count, lastRunHeldReason: held.reason } : {}), ...validators }),
+    });
+  }
+
+  /**
+   * Stores a run's items and, in the same transaction, the run itself (`record`): an admin's
+   * "Remove them now", which locks the source too, never lands between the events a run kept
+   * and the run that says it kept them.
+   */
+  async function store(source: SourceRow, items: NormalisedEvent[], runStart: Date, summary: RunSummary, classified: Map<string, Classification>, record: (r: SourcesRepository) => Promise<void>) {
+    return db.transaction(async (tx) => {
       const r = createSourcesRepository(tx);
       await r.lockSource(source.id);
       const state = await loadRunState(tx, source, items, classified);
@@ -232,8 +268,14 @@ export function createIngestionService(deps: {
       if (plan.counts.cancelledUnlisted.length) {
         summary.notes.push({ kind: 'rejected', reason: 'had been cancelled before any listing', count: plan.counts.cancelledUnlisted.length, examples: plan.counts.cancelledUnlisted.slice(0, NOTE_EXAMPLES) });
       }
-      return { announce: plan.announce, told: await tellSavers(tx, plan.news, city, state.now) };
+      const told = await tellSavers(tx, plan.news, city, state.now);
+      await record(r);
+      return { announce: plan.announce, told };
     });
+  }
+
+  /** After a run's transaction: open lists show what changed, savers hear of their events. */
+  function publishStored({ announce, told }: Awaited<ReturnType<typeof store>>) {
     for (const a of announce) deps.bus.publish('event_update', a);
     publishSavedEventNews(deps.bus, told);
   }
@@ -410,6 +452,9 @@ export function createIngestionService(deps: {
       const startedAt = clock.now();
       const summary: RunSummary = { status: 'success', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, skipped: 0, errors: 0, notes: [] };
       let validators: { etag?: string | null; lastModified?: string | null } = {};
+      // A run that stores what it read is recorded in the store's transaction; any other, after it.
+      let stored: Awaited<ReturnType<typeof store>> | null = null;
+      const record = (r: SourcesRepository) => recordRun(r, source, trigger, startedAt, summary, validators);
       try {
         const connector = CONNECTORS[source.connector as keyof typeof CONNECTORS];
         if (!connector) throw new Error(`The ${source.connector} connector is not available`);
@@ -436,43 +481,19 @@ export function createIngestionService(deps: {
           summary.notes = notes.list();
           summary.rejected = noteCount(summary.notes, 'rejected');
           summary.skipped = noteCount(summary.notes, 'skipped');
-          await store(source, items, startedAt, summary, await classifyWithModel(source, items));
-          // Held back: the next run reads the feed whole again rather than hear 'not modified'.
-          if (summary.notes.some((n) => n.reason === SUDDEN_DROP_KEPT)) validators = { etag: null, lastModified: null };
+          stored = await store(source, items, startedAt, summary, await classifyWithModel(source, items), record);
         }
       } catch (err) {
         summary.status = 'error';
         summary.errors = 1;
         summary.error = runError(err);
         summary.created = summary.updated = summary.merged = 0;
+        stored = null;
       }
-      const finishedAt = clock.now();
       // A failed run is kept in the error log the admin assistant reads; that log never fails the run.
-      if (summary.status === 'error') await createAuditRepository(db).recordError({ origin: 'ingestion', message: `${source.name}: ${summary.error ?? 'failed'}`, detail: { sourceId, trigger }, at: finishedAt }).catch(() => undefined);
-      await repo.insertRun({
-        sourceId,
-        startedAt,
-        finishedAt,
-        status: summary.status,
-        trigger,
-        fetched: summary.fetched,
-        created: summary.created,
-        updated: summary.updated,
-        merged: summary.merged,
-        rejected: summary.rejected,
-        skipped: summary.skipped,
-        errors: summary.errors,
-        errorMessage: summary.error ?? null,
-        notes: summary.notes,
-      });
-      // What a run that stored what it read kept listed; other runs leave the card as it was.
-      const held = summary.status === 'success' ? heldBy(summary.notes) : null;
-      await repo.update(sourceId, {
-        lastRunAt: finishedAt,
-        ...(summary.status === 'error'
-          ? { lastError: summary.error ?? 'failed', consecutiveFailures: source.consecutiveFailures + 1 }
-          : { lastSuccessAt: finishedAt, lastError: null, consecutiveFailures: 0, eventsSeen: summary.status === 'success' ? summary.fetched : source.eventsSeen, lastRunSkipped: summary.status === 'success' ? summary.skipped : source.lastRunSkipped, ...(held ? { lastRunHeld: held.count, lastRunHeldReason: held.reason } : {}), ...validators }),
-      });
+      if (summary.status === 'error') await createAuditRepository(db).recordError({ origin: 'ingestion', message: `${source.name}: ${summary.error ?? 'failed'}`, detail: { sourceId, trigger }, at: clock.now() }).catch(() => undefined);
+      if (stored) publishStored(stored);
+      else await recordRun(repo, source, trigger, startedAt, summary, validators);
       return summary;
     },
   };
