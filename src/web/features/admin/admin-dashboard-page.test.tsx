@@ -52,6 +52,8 @@ function api(opts: { score?: number; patchStatus?: number; failing?: number; lef
           scraping: { status: 'running', lastRun: '2026-11-18T19:00:00Z', lastResult: 'success', lastSource: 'City calendar', sources: 11, failing: opts.failing ?? 0, leftOut: opts.leftOut ?? 0, held: opts.held ?? 0 },
           ai: { status: 'operational', model: 'Built-in engines (offline)' },
         });
+      case '/api/events/stats':
+        return json({ totalEvents: 987, todayEvents: 4, activeSources: 9, coverage: 80 });
       case '/api/admin/overview':
         return json({ totalEvents: 1234, activeUsers7d: 56, pendingEvents: opts.pending ?? 0, openDuplicates: opts.duplicates ?? 0 });
       case '/api/admin/backups':
@@ -90,7 +92,8 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     api();
     renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Overview', 'Analytics', 'Users', 'AI Systems', 'Security']);
-    expect(await screen.findByText('1,234')).toBeTruthy();
+    // Total Events is what is listed now, as on the Admin Dashboard; all approved ones, past included, beside it.
+    await waitFor(() => expect(screen.getByTestId('card-total-events').textContent).toBe('Total Events987Listed now · 1,234 approved in all, past included'));
     expect(screen.getByText('56')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('card-system-status').textContent).toContain('Operational'));
     expect(screen.getByTestId('card-system-status').textContent).toContain('88 endpoints');

@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { SECURITY_GREEN_AT, type AdminOverviewResponse, type AuditEntryResponse, type SystemStatus } from '../../../contract/admin.ts';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { useAuditLog, useOverview, useSecurityReport, useSystemStatus } from './admin-area.queries.ts';
+import { useEventStatsQuery } from './admin.queries.ts';
 import { useOpenAdminDashboard } from './open-admin-dashboard.ts';
 
 /** A figure card of the Overview. */
@@ -15,6 +16,9 @@ function Card({ label, value, hint, tone, testId }: { label: string; value: stri
     </div>
   );
 }
+
+/** The Total Events card's hint: what it counts, and what it leaves out (past events, removed ones). */
+export const listedHint = (approved: number) => `Listed now · ${approved.toLocaleString('en-US')} approved in all, past included`;
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
@@ -100,9 +104,11 @@ export function AdminOverview() {
   const attention = status.data ? sourcesAttention(status.data.scraping) : [];
   const awaiting = overview.data ? awaitingDecision(overview.data) : [];
   const openDashboard = useOpenAdminDashboard();
+  // The figure the Admin Dashboard's tile shows: events listed now (upcoming or on, not removed).
+  const stats = useEventStatsQuery();
   return (
     <div>
-      {(status.isError || overview.isError) && (
+      {(status.isError || overview.isError || stats.isError) && (
         <p role="alert" className="mb-4 text-destructive">
           Could not load system health.
         </p>
@@ -128,7 +134,12 @@ export function AdminOverview() {
       )}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Card testId="card-system-status" label="System Status" value={s?.value ?? '…'} hint={s?.hint} tone={s?.tone} />
-        <Card label="Total Events" value={overview.data ? overview.data.totalEvents.toLocaleString('en-US') : '…'} hint="Approved and listed" />
+        <Card
+          testId="card-total-events"
+          label="Total Events"
+          value={stats.data ? stats.data.totalEvents.toLocaleString('en-US') : '…'}
+          hint={overview.data ? listedHint(overview.data.totalEvents) : 'Listed now'}
+        />
         <Card label="Active Users" value={overview.data ? overview.data.activeUsers7d.toLocaleString('en-US') : '…'} hint="Last 7 days" />
         <Card
           testId="card-security-score"
