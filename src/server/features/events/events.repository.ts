@@ -1028,12 +1028,21 @@ export function createEventsRepository(db: Db) {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`fav:${userId}:${eventId}`}))`);
     },
 
+    /**
+     * Unsaves the event, and the records merged into it that the member saved (their saves were
+     * copied to it): a later split must not bring back a save the member took away.
+     */
     async deleteFavorite(userId: string, eventId: string): Promise<boolean> {
       const rows = await db
         .delete(favorites)
         .where(and(eq(favorites.userId, userId), eq(favorites.eventId, eventId)))
         .returning({ eventId: favorites.eventId });
-      return rows.length > 0;
+      if (rows.length === 0) return false;
+      await db.execute(sql`with gone as (
+          delete from ${favorites} f using ${events} e
+          where f.user_id = ${userId} and f.event_id = e.id and e.merged_into = ${eventId} returning f.event_id)
+        update ${events} set favorite_count = greatest(favorite_count - 1, 0) where id in (select event_id from gone)`);
+      return true;
     },
 
     /** Who saved each of these events. */

@@ -218,6 +218,8 @@ export const favorites = pgTable(
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set on a save a merge copied here from the record it merged in: a split takes it back. */
+    copiedFrom: uuid('copied_from'),
   },
   (t) => [primaryKey({ columns: [t.userId, t.eventId] }), index('favorites_event_idx').on(t.eventId)],
 );

@@ -61,20 +61,32 @@ export function createDuplicatesRepository(db: Db) {
     },
     /**
      * Merges `childId` into `targetId`: the child is kept whole (status 'merged', its own status
-     * remembered), records merged into it follow, and people who saved it have the target saved too.
+     * remembered), records merged into it follow, and people who saved it have the target saved too
+     * (a copy that remembers the record it came from, so a split gives it back).
      */
     async mergeInto(childId: string, targetId: string, at: Date) {
       await db.execute(sql`update ${events} set premerge_status = status, status = 'merged', merged_into = ${targetId}, updated_at = ${at.toISOString()}
         where id = ${childId} and status <> 'merged'`);
       await db.execute(sql`update ${events} set merged_into = ${targetId} where merged_into = ${childId}`);
-      await db.execute(sql`insert into ${favorites} (user_id, event_id, created_at) select user_id, ${targetId}, created_at from ${favorites} where event_id = ${childId} on conflict do nothing`);
+      await db.execute(sql`insert into ${favorites} (user_id, event_id, created_at, copied_from)
+        select user_id, ${targetId}, created_at, coalesce(copied_from, ${childId}) from ${favorites} where event_id = ${childId} on conflict do nothing`);
       await db.execute(sql`update ${events} set favorite_count = (select count(*) from ${favorites} where event_id = ${targetId}) where id = ${targetId}`);
     },
-    /** Gives every record merged into the event its own listing back, with the status it had. */
+    /**
+     * Gives every record merged into the event its own listing back, with the status it had; the
+     * saves the merges copied go back to the records they came from, and each count is made again.
+     */
     async restoreMerged(eventId: string, at: Date): Promise<string[]> {
       const rows = await queryRows<{ id: string }>(db, sql`update ${events} set status = coalesce(premerge_status, 'pending'), premerge_status = null, merged_into = null, updated_at = ${at.toISOString()}
         where merged_into = ${eventId} returning id`);
-      return rows.map((r) => r.id);
+      const ids = rows.map((r) => r.id);
+      if (ids.length) {
+        const restored = sql`${sql.param(ids)}::uuid[]`;
+        await db.execute(sql`delete from ${favorites} where copied_from = any(${restored})`);
+        await db.execute(sql`update ${events} e set favorite_count = (select count(*) from ${favorites} f where f.event_id = e.id)
+          where e.id = ${eventId} or e.id = any(${restored})`);
+      }
+      return ids;
     },
     /** The event's own links, oldest first: more than one source among them is a merge from before records were kept. */
     ownLinks: (eventId: string) =>

@@ -183,6 +183,31 @@ describe('possible duplicates for admins', () => {
     expect((await api('POST', `/api/admin/events/${pair.b.id}/split`)).statusCode).toBe(409);
   });
 
+  it('gives the saves a merge copied back to the records they came from when it is split', async () => {
+    const pair = await proposed();
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    const [other, third] = [(await signupUser(t.app)).cookie, (await signupUser(t.app)).cookie];
+    const save = (id: string, cookie: string) => api('POST', `/api/user/favorites/${id}`, undefined, cookie);
+    const saved = async (cookie: string) => ((await api('GET', '/api/user/favorites', undefined, cookie)).json() as { id: string }[]).map((e) => e.id);
+    const savedBy = async (id: string) => (await queryRows<{ n: number }>(t.database.db, sql`select favorite_count as n from events where id = ${id}`))[0]!.n;
+    // Two members saved the venue's listing, one the other listing.
+    await save(pair.a.id, member);
+    await save(pair.a.id, third);
+    await save(pair.b.id, other);
+
+    await api('POST', `/api/admin/duplicates/${pair.id}/merge`, { keepId: pair.b.id });
+    expect(await saved(member)).toEqual([pair.b.id]);
+    expect(await savedBy(pair.b.id)).toBe(3);
+    // One of them unsaves the merged event: that holds for the record they had saved too.
+    expect((await save(pair.b.id, third)).json()).toEqual({ isFavorited: false });
+
+    await api('POST', `/api/admin/events/${pair.b.id}/split`);
+    expect(await saved(member)).toEqual([pair.a.id]);
+    expect(await saved(other)).toEqual([pair.b.id]);
+    expect(await saved(third)).toEqual([]);
+    expect([await savedBy(pair.a.id), await savedBy(pair.b.id)]).toEqual([1, 1]);
+  });
+
   it('splits an event two sources were merged into on arrival', async () => {
     const place = { location: 'Doug Fir Lounge', geo: '45.5225;-122.6574' };
     await source('Venue', 'a', [{ uid: 'jazz@venue', title: 'Jazz Night with the Blue Trio', start: '20261201T190000', ...place }]);
