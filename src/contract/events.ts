@@ -82,10 +82,10 @@ export const SavedEvent = EventSummary.extend({
 });
 export type SavedEvent = z.infer<typeof SavedEvent>;
 
+/** A day (2026-12-01, midnight UTC) or a date-time (2026-12-01T08:00:00Z or with an offset); never '-1' or 30 February. */
 const isoDate = (name: string) =>
   z
-    .string()
-    .refine((s) => !Number.isNaN(Date.parse(s)), `${name} must be an ISO date`)
+    .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: `${name} must be an ISO date (2026-12-01) or date-time (2026-12-01T08:00:00Z)` })
     .transform((s) => new Date(s));
 
 const list = z

@@ -35,6 +35,8 @@ export function registerErrorHandler(app: FastifyInstance, persist?: { db: Db; c
       const where = err.validationContext ?? 'body';
       const issues = err.validation.map((v) => {
         const path = [where, ...(v.instancePath ? v.instancePath.split('/').filter(Boolean) : [])].join('.');
+        // No body at all (none sent, or an empty JSON one) where the route needs one.
+        if (path === 'body' && /expected object, received (null|undefined)/.test(v.message ?? '')) return { path, message: 'is required: send a JSON object' };
         return { path, message: v.message ?? 'is invalid' };
       });
       const message = issues.map((i) => `${i.path}: ${i.message}`).join('; ');

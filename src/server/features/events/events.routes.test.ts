@@ -118,6 +118,11 @@ describe('GET /api/events', () => {
     for (let i = 0; i < 30; i++) await buildEvent(t.database.db, { title: `E${String(i).padStart(2, '0')}`, startDate: inHours(1 + i * 24) });
     const week = await get(`/api/events?startDate=${NOW.toISOString()}&endDate=${inHours(24 * 7).toISOString()}`);
     expect(week.headers['x-total-count']).toBe('7');
+    // A day alone is that day's midnight UTC; a date-time may carry an offset.
+    const day = (h: number) => inHours(h).toISOString().slice(0, 10);
+    expect((await get(`/api/events?startDate=${day(0)}&endDate=${day(24 * 7)}`)).statusCode).toBe(200);
+    const offset = await get(`/api/events?startDate=${encodeURIComponent(NOW.toISOString().replace('Z', '+00:00'))}&endDate=${inHours(24 * 7).toISOString()}`);
+    expect(offset.headers['x-total-count']).toBe('7');
     const p1 = await get('/api/events?sortBy=date');
     expect(p1.json()).toHaveLength(24);
     expect(p1.headers['x-total-count']).toBe('30');
@@ -130,6 +135,12 @@ describe('GET /api/events', () => {
     ['sortBy=loudness', 'sortBy'],
     ['startDate=yesterday', 'startDate'],
     ['endDate=2026-13-45', 'endDate'],
+    // Not dates, though JavaScript's Date reads them as 2001, 2000, the year 999 and 2 March.
+    ['startDate=-1', 'querystring.startDate: startDate must be an ISO date'],
+    ['endDate=0', 'querystring.endDate: endDate must be an ISO date'],
+    ['startDate=999', 'startDate must be an ISO date'],
+    ['startDate=2026-02-30&endDate=2026-03-01', 'querystring.startDate: startDate must be an ISO date'],
+    ['startDate=2026-12-01T08:00:00', 'startDate must be an ISO date'],
     ['radius=0', 'radius'],
     ['radius=51', 'radius'],
     ['limit=101', 'limit'],
