@@ -93,7 +93,7 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Overview', 'Analytics', 'Users', 'AI Systems', 'Security']);
     // Total Events is what is listed now, as on the Admin Dashboard; all approved ones, past included, beside it.
-    await waitFor(() => expect(screen.getByTestId('card-total-events').textContent).toBe('Total Events987Listed now · 1,234 approved in all, past included'));
+    await waitFor(() => expect(screen.getByTestId('card-total-events').textContent).toBe('Total Events987Listed now · 1,234 approved in all, past and removed ones included'));
     expect(screen.getByText('56')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('card-system-status').textContent).toContain('Operational'));
     expect(screen.getByTestId('card-system-status').textContent).toContain('88 endpoints');

@@ -17,8 +17,8 @@ function Card({ label, value, hint, tone, testId }: { label: string; value: stri
   );
 }
 
-/** The Total Events card's hint: what it counts, and what it leaves out (past events, removed ones). */
-export const listedHint = (approved: number) => `Listed now · ${approved.toLocaleString('en-US')} approved in all, past included`;
+/** The Total Events card's hint: what it counts, and what it leaves out (past events, those removed by their source). */
+const listedHint = (approved: number) => `Listed now · ${approved.toLocaleString('en-US')} approved in all, past and removed ones included`;
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
