@@ -132,9 +132,9 @@ test('the admin uploads a CSV file as a source on /admin/sources, maps its colum
   await expect(item.getByTestId('source-last-skipped')).toContainText('1 entry of the feed could not be used.');
   await item.getByRole('button', { name: 'History' }).click();
   await expect(item.getByRole('table').getByText('manual')).toBeVisible();
-  // What the run could not use is named, with the row to find it by.
+  // What the run noted is named, with the row to find it by.
   await expect(item.getByRole('table').getByText(/, skipped 1$/).first()).toBeVisible();
-  await expect(item.getByRole('list', { name: 'What the run could not use' }).first()).toHaveText('1 entry had no title (e.g. “row 3”)');
+  await expect(item.getByRole('list', { name: 'What the run noted' }).first()).toHaveText('1 entry had no title (e.g. “row 3”)');
 
   // The admin's Overview points to it too, and leads back to the Sources page.
   await page.goto('/admin');

@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { REMOVED_BY_ADMIN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CANCELLED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 
@@ -347,6 +347,30 @@ describe('events a source drops', () => {
     await rerun(id, [SHOW]);
     expect(await eventPage(eventId)).toMatchObject({ removedBySource: false, cancelledBySource: false });
     expect(((await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[]).map((e) => e.id)).toContain(eventId);
+  });
+
+  it('are in the run History: removed, cancelled (with what the source says of them now), listed again', async () => {
+    const shows = Array.from({ length: 4 }, (_, i) => ({ uid: `show-${i}@venue`, title: `Songwriter Night ${i + 1}`, start: `202612${String(10 + i)}T190000`, location: 'Doug Fir Lounge' }));
+    const { id } = await approvedSource(shows);
+    const notes = async () => ((await api('GET', `/api/admin/sources/${id}/runs`)).json() as { notes: unknown[]; updated: number }[])[0]!;
+
+    // One leaves the feed; one is cancelled and renamed at once.
+    await rerun(id, [shows[0]!, { ...shows[1]!, title: 'Songwriter Night 2 (Upstairs)', status: 'CANCELLED' }, shows[2]!]);
+    expect((await notes()).notes).toEqual([
+      { kind: 'removed', reason: REMOVED_UNSEEN, count: 1, examples: ['Songwriter Night 4'] },
+      { kind: 'removed', reason: CANCELLED_BY_SOURCE, count: 1, examples: ['Songwriter Night 2 (Upstairs)'] },
+    ]);
+    const [cancelled] = await queryRows<{ title: string; cancelled: boolean }>(t.database.db, sql`select title, cancelled_by_source as cancelled from events where title like 'Songwriter Night 2%'`);
+    expect(cancelled).toEqual({ title: 'Songwriter Night 2 (Upstairs)', cancelled: true });
+
+    // Still cancelled: nothing new to say, nothing updated.
+    await rerun(id, [shows[0]!, { ...shows[1]!, title: 'Songwriter Night 2 (Upstairs)', status: 'CANCELLED' }, shows[2]!]);
+    expect(await notes()).toMatchObject({ notes: [], updated: 0 });
+
+    // Both back.
+    await rerun(id, shows);
+    expect((await notes()).notes).toEqual([{ kind: 'relisted', reason: RELISTED, count: 2, examples: ['Songwriter Night 2', 'Songwriter Night 4'] }]);
+    expect(await listed()).toEqual(shows.map((s) => s.title));
   });
 
   it('are news for whoever saved them when the source cancels, relists or moves them, and for no one else', async () => {

@@ -97,6 +97,10 @@ export function heldBy(notes: readonly RunNote[]): { count: number; reason: 'par
 }
 /** The note an admin's removal of a held sudden drop adds to the run that held it. */
 export const REMOVED_BY_ADMIN = 'were removed by an admin, who confirmed they are gone from the source';
+/** What a run did to events listed before, in its History: removed, cancelled, listed again. */
+export const REMOVED_UNSEEN = 'were no longer in the source: out of lists, their pages kept for people who saved them';
+export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, marked cancelled for people who saved them';
+export const RELISTED = 'were back in the source after being removed or cancelled: listed again';
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;
@@ -211,8 +215,9 @@ export function createIngestionService(deps: {
       if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] };
     }
     // Open lists drop them at once, as they show a new or changed event.
-    for (const e of await r.markGone(source.id, runStart, now)) if (e.status === 'approved') plan.announce.push({ id: e.id, action: 'updated' });
-    return null;
+    const gone = await r.markGone(source.id, runStart, now);
+    for (const e of gone) if (e.status === 'approved') plan.announce.push({ id: e.id, action: 'updated' });
+    return gone.length ? { kind: 'removed', reason: REMOVED_UNSEEN, count: gone.length, examples: gone.slice(0, NOTE_EXAMPLES).map((e) => e.title) } : null;
   }
 
   /** The run's record in History and the source's health on its card, as the run ended. */
@@ -257,17 +262,20 @@ export function createIngestionService(deps: {
       await r.lockSource(source.id);
       const state = await loadRunState(tx, source, items, classified);
       const plan = planRun(items, state);
-      const kept = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
-      if (kept) summary.notes.push(kept);
+      const unseen = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
+      if (unseen) summary.notes.push(unseen);
+      const titled = (kind: RunNote['kind'], reason: string, titles: string[]) => {
+        if (titles.length) summary.notes.push({ kind, reason, count: titles.length, examples: titles.slice(0, NOTE_EXAMPLES) });
+      };
+      titled('removed', CANCELLED_BY_SOURCE, plan.counts.cancelled);
+      titled('relisted', RELISTED, plan.counts.relisted);
       const pairs = createDuplicatesRepository(tx);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
       summary.created += plan.counts.created;
       summary.updated += plan.counts.updated;
       summary.merged += plan.counts.merged;
       summary.rejected += plan.counts.rejected;
-      if (plan.counts.cancelledUnlisted.length) {
-        summary.notes.push({ kind: 'rejected', reason: 'had been cancelled before any listing', count: plan.counts.cancelledUnlisted.length, examples: plan.counts.cancelledUnlisted.slice(0, NOTE_EXAMPLES) });
-      }
+      titled('rejected', 'had been cancelled before any listing', plan.counts.cancelledUnlisted);
       const told = await tellSavers(tx, plan.news, city, state.now);
       await record(r);
       return { announce: plan.announce, told };
@@ -432,7 +440,7 @@ export function createIngestionService(deps: {
         await r.lockSource(sourceId);
         const last = await r.lastStoredRun(sourceId);
         const held = heldBy(last?.notes ?? []);
-        if (last?.notes.some((n) => n.kind === 'removed')) throw conflict('The events the last run of this source held were already removed');
+        if (last?.notes.some((n) => n.kind === 'removed' && n.reason === REMOVED_BY_ADMIN)) throw conflict('The events the last run of this source held were already removed');
         if (!last || held.reason === null) throw conflict('The last run of this source kept no listed events it did not meet');
         if (held.reason === 'partial-read') throw conflict('The last run of this source did not read all of it: the events it did not meet may simply be unread, so they stay listed until a whole run lacks them');
         const rows = await r.markGone(sourceId, last.startedAt, now);

@@ -232,7 +232,8 @@ export function runSummaryText(r: Pick<RunSummaryResponse, 'fetched' | 'created'
 /** One note of a run as a sentence: '2 entries had no title (e.g. “row 4”, “row 9”)'. */
 export function runNoteText(n: RunNote): string {
   const examples = n.examples.length ? ` (e.g. ${n.examples.map((e) => `“${e}”`).join(', ')})` : '';
-  return `${n.count} ${n.count === 1 ? 'entry' : 'entries'} ${n.reason}${examples}`;
+  const reason = n.count === 1 ? n.reason.replace(/^were\b/, 'was') : n.reason;
+  return `${n.count} ${n.count === 1 ? 'entry' : 'entries'} ${reason}${examples}`;
 }
 
 /**

@@ -75,6 +75,8 @@ function api(opts: { list?: SourceResponse[]; run?: RunSummaryResponse; extra?: 
           notes: [
             { kind: 'skipped', reason: 'had no title', count: 2, examples: ['row 4', 'row 9'] },
             { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon', count: 1, examples: ['Expo 2030'] },
+            { kind: 'removed', reason: 'were cancelled by the source: out of lists, marked cancelled for people who saved them', count: 1, examples: ['Jazz Night'] },
+            { kind: 'relisted', reason: 'were back in the source after being removed or cancelled: listed again', count: 2, examples: ['Blues Evening', 'Folk Night'] },
           ],
         },
         { id: 'r2', trigger: 'schedule', startedAt: ago(3600_000), finishedAt: ago(3590_000), status: 'error', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, skipped: 0, errors: 1, error: 'timeout after 20 s', notes: [] },
@@ -169,10 +171,13 @@ describe('SourcesPage', () => {
     expect(within(table).getByText('timeout after 20 s')).toBeTruthy();
     // What a run could not use is told with the counts, each reason with examples to find it by.
     expect(within(table).getByText('fetched 14, created 3, updated 2, merged 1, rejected 1, skipped 2')).toBeTruthy();
-    const notes = within(table).getByRole('list', { name: 'What the run could not use' });
+    const notes = within(table).getByRole('list', { name: 'What the run noted' });
     expect(within(notes).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       '2 entries had no title (e.g. “row 4”, “row 9”)',
       '1 entry had a start more than 730 days ahead, beyond the listing horizon (e.g. “Expo 2030”)',
+      // What the run did to listed events too, in words that agree with the count.
+      '1 entry was cancelled by the source: out of lists, marked cancelled for people who saved them (e.g. “Jazz Night”)',
+      '2 entries were back in the source after being removed or cancelled: listed again (e.g. “Blues Evening”, “Folk Night”)',
     ]);
   });
 

@@ -379,7 +379,7 @@ function RunHistory({ id, now }: { id: string; now: number }) {
                 </span>
                 {r.error && <span className="block text-destructive">{r.error}</span>}
                 {r.notes.length > 0 && (
-                  <ul aria-label="What the run could not use" className="mt-1 list-disc space-y-0.5 pl-4 text-xs text-muted-foreground">
+                  <ul aria-label="What the run noted" className="mt-1 list-disc space-y-0.5 pl-4 text-xs text-muted-foreground">
                     {r.notes.map((n) => (
                       <li key={`${n.kind}:${n.reason}`}>{runNoteText(n)}</li>
                     ))}

@@ -16,6 +16,10 @@ export interface RunCounts {
   rejected: number;
   /** Titles of the cancelled items no event was listed for (counted in `rejected`). */
   cancelledUnlisted: string[];
+  /** Titles of the events the source now says are cancelled (counted in `updated`). */
+  cancelled: string[];
+  /** Titles of the events removed or cancelled before that the source lists again (counted in `updated`). */
+  relisted: string[];
 }
 
 export interface RunSource {
@@ -167,7 +171,7 @@ const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, 
  */
 export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
   const { source, now } = state;
-  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [] } };
+  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [] } };
   const matcher = createMatcher(state.nearby, state.listedBySource);
   const venueIds = new Map(state.venues);
   // By event id: when two items link one event, the last one's values win, as they would one by one.
@@ -207,6 +211,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       if (old.goneAt && !updates.has(old.id)) {
         updates.set(old.id, { ...old, goneAt: null, cancelledBySource: false, updatedAt: now });
         plan.counts.updated += 1;
+        plan.counts.relisted.push(old.title);
         if (old.status === 'approved') {
           plan.announce.push({ id: old.id, action: 'updated' });
           if (old.cancelledBySource) plan.news.push({ id: old.id, title: old.title, allDay: old.allDay, kind: 'relisted', start: old.startDate });
@@ -215,21 +220,25 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       return;
     }
     if (n.cancelled) {
-      // Cancelled, as the source says: gone, and told apart from an event that only left the feed.
+      // Cancelled, as the source says: gone, and told apart from an event that only left the feed;
+      // with what the source says of it now (a renamed or moved event cancelled at once).
       if (!old.goneAt || !old.cancelledBySource) {
-        updates.set(old.id, { ...(updates.get(old.id) ?? old), goneAt: old.goneAt ?? now, cancelledBySource: true, updatedAt: now });
+        const patch = eventPatch(n, old);
+        updates.set(old.id, { id: old.id, ...patch, goneAt: old.goneAt ?? now, cancelledBySource: true, updatedAt: now });
+        plan.counts.cancelled.push(patch.title);
         if (old.status === 'approved') {
           plan.announce.push({ id: old.id, action: 'updated' });
-          plan.news.push({ id: old.id, title: old.title, allDay: old.allDay, kind: 'cancelled', start: old.startDate });
+          plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'cancelled', start: patch.startDate });
         }
+        plan.counts.updated += 1;
       }
-      plan.counts.updated += 1;
       return;
     }
     const patch = eventPatch(n, old);
     if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean }>(old, patch)) {
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
       plan.counts.updated += 1;
+      if (old.goneAt) plan.counts.relisted.push(patch.title);
       if (old.status === 'approved') {
         plan.announce.push({ id: old.id, action: 'updated' });
         // Back on after the source said it was cancelled (at its new time, if it moved too).
