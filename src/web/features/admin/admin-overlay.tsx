@@ -288,8 +288,9 @@ function ReviewRow({ event, when, onEdit }: { event: EventSummary; when: string;
       <td role="cell" className={cell}>
         <span className="inline-flex whitespace-nowrap rounded-full bg-accent-soft px-2.5 py-1 text-xs font-semibold text-accent">Pending Review</span>
       </td>
-      <td role="cell" className={`basis-full ${cell} md:whitespace-nowrap`}>
-        <div className="flex flex-wrap gap-1 md:w-[14.5rem]">
+      <td role="cell" className={`basis-full ${cell}`}>
+        {/* At most a row of two and Edit below; narrower (the dialog on a small laptop) one a line, never cut off. */}
+        <div className="flex flex-wrap gap-1 md:max-w-[14.5rem]">
           <Button
             variant="outline"
             className="px-2.5 text-success max-md:px-2"

@@ -351,28 +351,32 @@ function RunHistory({ id, now }: { id: string; now: number }) {
     );
   if (runs.data.length === 0) return <p className="py-2 text-sm text-muted-foreground">No runs yet.</p>;
   return (
-    <div className="mt-1 overflow-x-auto rounded-lg border border-border">
-      <table className="w-full min-w-[560px] text-left text-sm">
+    // A table from md up; on a phone each run stacks, its result under when, how and how it went
+    // (explicit roles keep it a table for screen readers whatever the display).
+    <div className="mt-1 rounded-lg border border-border">
+      <table role="table" className="block w-full text-left text-sm md:table">
         <caption className="sr-only">Last runs</caption>
-        <thead className="bg-muted text-xs text-muted-foreground">
-          <tr>
-            <th scope="col" className="px-3 py-2">Started</th>
-            <th scope="col" className="px-3 py-2">Trigger</th>
-            <th scope="col" className="px-3 py-2">Status</th>
-            <th scope="col" className="px-3 py-2">Result</th>
+        <thead role="rowgroup" className="sr-only bg-muted text-xs text-muted-foreground md:not-sr-only md:table-header-group">
+          <tr role="row">
+            <th role="columnheader" scope="col" className="px-3 py-2">Started</th>
+            <th role="columnheader" scope="col" className="px-3 py-2">Trigger</th>
+            <th role="columnheader" scope="col" className="px-3 py-2">Status</th>
+            <th role="columnheader" scope="col" className="px-3 py-2">Result</th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-border">
+        <tbody role="rowgroup" className="block divide-y divide-border md:table-row-group">
           {runs.data.slice(0, HISTORY_SHOWN).map((r: SourceRun) => (
-            <tr key={r.id}>
-              <td className="px-3 py-2 whitespace-nowrap">
+            <tr role="row" key={r.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 md:table-row md:p-0">
+              <td role="cell" className="whitespace-nowrap md:table-cell md:px-3 md:py-2 md:align-top">
                 <When iso={r.startedAt} now={now} />
               </td>
-              <td className="px-3 py-2">{r.trigger}</td>
-              <td className="px-3 py-2">
+              <td role="cell" className="text-muted-foreground md:table-cell md:px-3 md:py-2 md:align-top md:text-foreground">
+                {r.trigger}
+              </td>
+              <td role="cell" className="md:table-cell md:px-3 md:py-2 md:align-top">
                 {r.status === 'error' ? <Chip tone="destructive">error</Chip> : r.status === 'not_modified' ? <Chip>not modified</Chip> : <Chip tone="success">success</Chip>}
               </td>
-              <td className="px-3 py-2">
+              <td role="cell" className="basis-full md:table-cell md:px-3 md:py-2">
                 <span>
                   {runSummaryText(r)}
                   {r.errors > 0 && `, errors ${r.errors}`}
