@@ -132,7 +132,7 @@ test('most of a source missing at once stays listed; an admin who knows it is go
   await signInThroughUi(page, ADMIN);
   await page.goto('/admin/sources');
   const card = page.getByTestId('source-item').filter({ has: page.getByRole('heading', { level: 2, name }) });
-  await expect(card.getByTestId('source-last-held')).toContainText('5 listed events were not in the last run and stay listed');
+  await expect(card.getByTestId('source-last-held')).toContainText('5 listed events were not in the last run, most of what the source lists at once: they stay listed until they have been missing for 6 hours.');
   await card.getByRole('button', { name: 'Remove them now' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove 5 events now?' });
   await expect(dialog).toContainText('they stay listed for 6 hours');

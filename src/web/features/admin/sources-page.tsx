@@ -285,8 +285,7 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
           <div className="col-span-full">
             <dt className="text-xs text-muted-foreground">Kept listed by the last run</dt>
             <dd data-testid="source-last-held">
-              {h.lastRunHeld.toLocaleString('en-US')} listed {h.lastRunHeld === 1 ? 'event was' : 'events were'} not in the last run and {h.lastRunHeld === 1 ? 'stays' : 'stay'} listed until a later run shows{' '}
-              {h.lastRunHeld === 1 ? 'it is' : 'they are'} gone.{' '}
+              {heldText(h.lastRunHeld, h.lastRunHeldReason)}{' '}
               <button type="button" className="font-medium text-primary underline-offset-2 hover:underline" onClick={() => setHistory(true)}>
                 See why
               </button>
@@ -336,6 +335,15 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
       <RemoveHeldDialog source={source} open={removingHeld} onOpenChange={setRemovingHeld} />
     </li>
   );
+}
+
+/** What the card says of the listed events the last run did not meet, and until when they stay listed. */
+function heldText(n: number, reason: SourceResponse['health']['lastRunHeldReason']): string {
+  const one = n === 1;
+  const what = `${n.toLocaleString('en-US')} listed ${one ? 'event was' : 'events were'} not in the last run`;
+  if (reason === 'sudden-drop') return `${what}, most of what the source lists at once: ${one ? 'it stays' : 'they stay'} listed until ${one ? 'it has' : 'they have'} been missing for ${SUDDEN_DROP_HOLD_HOURS} hours.`;
+  if (reason === 'partial-read') return `${what}, which did not read the whole source: ${one ? 'it stays' : 'they stay'} listed until a run that reads it whole lacks ${one ? 'it' : 'them'}.`;
+  return `${what} and ${one ? 'stays' : 'stay'} listed until a later run shows ${one ? 'it is' : 'they are'} gone.`;
 }
 
 const HISTORY_SHOWN = 10;
