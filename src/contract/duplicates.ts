@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { EventSummary } from './events.ts';
 
+/** One listing of a proposed pair, with the names of the sources that list it (two iCal feeds both read 'ical'). */
+export const DuplicateSide = EventSummary.extend({ sourceNames: z.array(z.string()) });
+export type DuplicateSide = z.infer<typeof DuplicateSide>;
+
 /** Two listed events that may be one, waiting for an admin (GET /api/admin/duplicates). */
 export const DuplicatePair = z.object({
   id: z.string(),
@@ -11,8 +15,8 @@ export const DuplicatePair = z.object({
   /** Why it was proposed, in a few words. */
   reason: z.string(),
   createdAt: z.string(),
-  a: EventSummary,
-  b: EventSummary,
+  a: DuplicateSide,
+  b: DuplicateSide,
 });
 export type DuplicatePair = z.infer<typeof DuplicatePair>;
 

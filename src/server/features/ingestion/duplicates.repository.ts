@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { eventSources, events, favorites } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
+import { sources } from './sources.table.ts';
 import type { ProposedPair } from './pipeline/plan-run.ts';
 import { COPIED_EVENT_COLUMNS } from './sources.repository.ts';
 
@@ -33,6 +34,17 @@ export function createDuplicatesRepository(db: Db) {
         .where(and(ne(duplicatePairs.status, 'open'), eq(duplicatePairs.kind, 'cross_source'))),
     /** Open proposals whose two events are both still listed on their own (not merged since), most likely first. */
     listOpen: (limit: number) => db.select().from(duplicatePairs).where(stillOpen).orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt)).limit(limit),
+    /** The names of the sources linked to each event, by event id (a member's contribution has none). */
+    async sourceNames(eventIds: string[]): Promise<Map<string, string[]>> {
+      if (!eventIds.length) return new Map();
+      const rows = await queryRows<{ eventId: string; names: string[] }>(
+        db,
+        sql`select l.event_id as "eventId", array_agg(distinct s.name order by s.name) as names
+          from ${eventSources} l join ${sources} s on s.id = l.source_id
+          where l.event_id = any(${sql.param(eventIds)}::uuid[]) group by l.event_id`,
+      );
+      return new Map(rows.map((r) => [r.eventId, r.names]));
+    },
     /** How many proposals listOpen would give without its limit. */
     async countOpen(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(duplicatePairs).where(stillOpen);

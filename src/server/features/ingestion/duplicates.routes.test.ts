@@ -130,6 +130,8 @@ describe('possible duplicates for admins', () => {
     expect(list.pairs).toHaveLength(1);
     expect(list.open).toBe(1);
     expect(list.pairs[0].reason).toContain('venue unknown');
+    // Each side says which source lists it, by name.
+    expect([list.pairs[0].a.sourceNames, list.pairs[0].b.sourceNames].sort()).toEqual([['Listings'], ['Venue']]);
     return list.pairs[0] as { id: string; a: { id: string }; b: { id: string } };
   }
 

@@ -30,12 +30,15 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
 
     async list(): Promise<DuplicateListResponse> {
       const [rows, open, decisions] = [await repo.listOpen(LIST_LIMIT), await repo.countOpen(), await repo.decisions()];
-      const byId = new Map((await eventsRepo.findByIds([...new Set(rows.flatMap((p) => [p.eventA, p.eventB]))])).map((r) => [r.event.id, r]));
+      const ids = [...new Set(rows.flatMap((p) => [p.eventA, p.eventB]))];
+      const byId = new Map((await eventsRepo.findByIds(ids)).map((r) => [r.event.id, r]));
+      const names = await repo.sourceNames(ids);
+      const side = (e: NonNullable<ReturnType<typeof byId.get>>) => ({ ...toEventSummary(e, deps.unit), sourceNames: names.get(e.event.id) ?? [] });
       const pairs: DuplicateListResponse['pairs'] = [];
       for (const p of rows) {
         const [a, b] = [byId.get(p.eventA), byId.get(p.eventB)];
         if (!a || !b) continue;
-        pairs.push({ id: p.id, kind: p.kind, score: p.score, reason: p.reason, createdAt: p.createdAt.toISOString(), a: toEventSummary(a, deps.unit), b: toEventSummary(b, deps.unit) });
+        pairs.push({ id: p.id, kind: p.kind, score: p.score, reason: p.reason, createdAt: p.createdAt.toISOString(), a: side(a), b: side(b) });
       }
       return {
         pairs,

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DuplicateListResponse, DuplicatePair } from '../../../contract/duplicates.ts';
+import type { DuplicateListResponse, DuplicatePair, DuplicateSide } from '../../../contract/duplicates.ts';
 import { dismissToast } from '../../components/ui/use-toast.ts';
 import { buildEvent, buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
 import { DuplicatesReview, learnedLine } from './duplicates-review.tsx';
@@ -12,6 +12,8 @@ afterEach(() => {
 
 const ADMIN = buildUser({ id: 'a1', role: 'admin' });
 
+const side = (over: Parameters<typeof buildEvent>[0], sourceNames: string[] = []): DuplicateSide => ({ ...buildEvent(over), sourceNames });
+
 function pair(over: Partial<DuplicatePair> = {}): DuplicatePair {
   return {
     id: `10000000-0000-4000-8000-${String(Math.floor(Math.random() * 1e12)).padStart(12, '0')}`,
@@ -20,8 +22,8 @@ function pair(over: Partial<DuplicatePair> = {}): DuplicatePair {
     reason: 'same title; venue unknown on one side; same start',
     createdAt: '2026-01-05T18:00:00.000Z',
     // Sat, Nov 28 2026, 7:00 PM in Portland for both (buildEvent's default start).
-    a: buildEvent({ title: 'Artist Talk: Murals of the Eastside', sourceType: 'ical', venue: 'Foxglove Park', neighbourhood: 'Lents', status: 'approved', isDemo: true }),
-    b: buildEvent({ title: 'Artist Talk: Murals of the Eastside', sourceType: 'rss', venue: '', neighbourhood: null, status: 'pending' }),
+    a: side({ title: 'Artist Talk: Murals of the Eastside', sourceType: 'ical', venue: 'Foxglove Park', neighbourhood: 'Lents', status: 'approved', isDemo: true }, ['Foxglove Park calendar']),
+    b: side({ title: 'Artist Talk: Murals of the Eastside', sourceType: 'rss', venue: '', neighbourhood: null, status: 'pending' }),
     ...over,
   };
 }
@@ -72,6 +74,9 @@ describe('DuplicatesReview', () => {
     expect(within(first!).getByText('Sat, Nov 28 · 7:00 PM')).toBeTruthy();
     expect(within(first!).getByText('Foxglove Park · Lents')).toBeTruthy();
     expect(within(first!).getByText('ical')).toBeTruthy();
+    // Which source lists it, by name; a listing no source names (a member's) says nothing of it.
+    expect(within(first!).getByText('From Foxglove Park calendar')).toBeTruthy();
+    expect(within(second!).queryByText(/^From /)).toBeNull();
     expect(within(first!).getByText('Approved')).toBeTruthy();
     expect(within(first!).getByText('Demo')).toBeTruthy();
     expect(within(second!).getByText('No venue given')).toBeTruthy();
@@ -100,7 +105,7 @@ describe('DuplicatesReview', () => {
 
   it('"Keep this one" merges the pair keeping that side; the pair leaves the list with a toast', async () => {
     const p = pair();
-    const other = pair({ score: 0.6, a: buildEvent({ title: 'Pottery Swap' }), b: buildEvent({ title: 'Pottery Swap Meet' }) });
+    const other = pair({ score: 0.6, a: side({ title: 'Pottery Swap' }), b: side({ title: 'Pottery Swap Meet' }) });
     const fetchFn = duplicatesApi({ pairs: [p, other] });
     renderApp(<DuplicatesReview />, { user: ADMIN });
     const item = (await screen.findAllByTestId('duplicate-pair'))[0]!;

@@ -1,7 +1,7 @@
 import { Check, Split } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import type { DuplicateListResponse, DuplicatePair } from '../../../contract/duplicates.ts';
+import type { DuplicateListResponse, DuplicatePair, DuplicateSide } from '../../../contract/duplicates.ts';
 import type { EventSummary } from '../../../contract/events.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Chip } from '../../components/ui/chip.tsx';
@@ -112,7 +112,7 @@ function PairItem({ pair, onNavigate }: { pair: DuplicatePair; onNavigate?: () =
   );
 }
 
-function PairSide(props: { label: string; event: EventSummary; busy: boolean; onKeep: () => void; onNavigate?: () => void }) {
+function PairSide(props: { label: string; event: DuplicateSide; busy: boolean; onKeep: () => void; onNavigate?: () => void }) {
   const { event } = props;
   const { data: config } = useCityConfig();
   const headingId = useId();
@@ -137,6 +137,13 @@ function PairSide(props: { label: string; event: EventSummary; busy: boolean; on
           <dt className="sr-only">Where</dt>
           <dd className={place ? '' : 'italic text-muted-foreground'}>{place || 'No venue given'}</dd>
         </div>
+        {event.sourceNames.length > 0 && (
+          <div>
+            {/* Two feeds of one kind read alike by type: the names tell them apart. */}
+            <dt className="sr-only">Listed by</dt>
+            <dd className="break-words text-muted-foreground">From {event.sourceNames.join(' · ')}</dd>
+          </div>
+        )}
       </dl>
       <div className="mt-2 flex flex-wrap gap-1.5">
         <Chip>{event.sourceType}</Chip>
