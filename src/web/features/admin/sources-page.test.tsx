@@ -110,6 +110,8 @@ describe('SourcesPage', () => {
 
     const failing = within(item('Broken feed'));
     expect(failing.queryByText('Demo')).toBeNull();
+    // An RSS connector for an RSS source: one chip says it.
+    expect(failing.getAllByText('rss')).toHaveLength(1);
     expect(failing.getByText('Needs review')).toBeTruthy();
     expect(failing.getByText('2 hours ago')).toBeTruthy();
     expect(failing.getByText('3 days ago')).toBeTruthy();

@@ -221,7 +221,8 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
           </h2>
           <div className="mt-1 flex flex-wrap gap-1.5">
             <Chip>{source.connector}</Chip>
-            <Chip>{source.sourceType}</Chip>
+            {/* The kind of source shown on events, when it says more than the connector. */}
+            {source.sourceType !== source.connector && <Chip>{source.sourceType}</Chip>}
             <Chip>every {source.intervalMinutes} min</Chip>
             {source.trusted ? <Chip tone="success">Trusted</Chip> : <Chip>Needs review</Chip>}
             {source.enabled ? <Chip tone="success">Enabled</Chip> : <Chip tone="destructive">Disabled</Chip>}
