@@ -375,6 +375,23 @@ describe('events a source drops', () => {
     expect(await listed()).toEqual(shows.map((s) => s.title));
   });
 
+  it('a run whose transaction fails notes nothing it did not do', async () => {
+    const { id, eventId } = await approvedSource([SHOW]);
+    await api('POST', `/api/user/favorites/${eventId}`);
+    // The saver's notification, the last write of the run's transaction, fails.
+    await t.database.db.execute(sql`create function refuse_write() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$`);
+    await t.database.db.execute(sql`create trigger refuse_notifications before insert on notifications for each row execute function refuse_write()`);
+    try {
+      expect(await rerun(id, [{ ...SHOW, status: 'CANCELLED' }])).toMatchObject({ status: 'error', notes: [] });
+    } finally {
+      await t.database.db.execute(sql`drop trigger refuse_notifications on notifications`);
+      await t.database.db.execute(sql`drop function refuse_write()`);
+    }
+    const [last] = (await api('GET', `/api/admin/sources/${id}/runs`)).json() as { status: string; notes: unknown[] }[];
+    expect(last).toMatchObject({ status: 'error', notes: [] });
+    expect(await eventPage(eventId)).toMatchObject({ cancelledBySource: false });
+  });
+
   it('are news for whoever saved them when the source cancels, relists or moves them, and for no one else', async () => {
     const { id, eventId } = await approvedSource([SHOW]);
     await api('POST', `/api/user/favorites/${eventId}`);

@@ -463,6 +463,8 @@ export function createIngestionService(deps: {
       // A run that stores what it read is recorded in the store's transaction; any other, after it.
       let stored: Awaited<ReturnType<typeof store>> | null = null;
       const record = (r: SourcesRepository) => recordRun(r, source, trigger, startedAt, summary, validators);
+      // What the run knew before its transaction: a failed one says no more than that.
+      let beforeStore: { notes: RunNote[]; rejected: number } | null = null;
       try {
         const connector = CONNECTORS[source.connector as keyof typeof CONNECTORS];
         if (!connector) throw new Error(`The ${source.connector} connector is not available`);
@@ -489,6 +491,7 @@ export function createIngestionService(deps: {
           summary.notes = notes.list();
           summary.rejected = noteCount(summary.notes, 'rejected');
           summary.skipped = noteCount(summary.notes, 'skipped');
+          beforeStore = { notes: [...summary.notes], rejected: summary.rejected };
           stored = await store(source, items, startedAt, summary, await classifyWithModel(source, items), record);
         }
       } catch (err) {
@@ -496,6 +499,8 @@ export function createIngestionService(deps: {
         summary.errors = 1;
         summary.error = runError(err);
         summary.created = summary.updated = summary.merged = 0;
+        // A transaction that failed stored nothing: its notes (removed, kept, cancelled) did not happen.
+        if (beforeStore) Object.assign(summary, beforeStore);
         stored = null;
       }
       // A failed run is kept in the error log the admin assistant reads; that log never fails the run.
