@@ -28,6 +28,15 @@ export function createScanRepository(db: Db) {
       return Number(row?.n ?? 0);
     },
 
+    /** Distinct events a user's scans came to (since a time). */
+    async countEventsByUser(userId: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ n: countDistinct(flyerScans.eventId) })
+        .from(flyerScans)
+        .where(and(eq(flyerScans.userId, userId), gte(flyerScans.createdAt, since)));
+      return Number(row?.n ?? 0);
+    },
+
     /** Distinct categories of the events a user's scans came to. */
     async countCategories(userId: string): Promise<number> {
       const [row] = await db.select({ n: countDistinct(events.category) }).from(flyerScans).innerJoin(events, eq(events.id, flyerScans.eventId)).where(eq(flyerScans.userId, userId));

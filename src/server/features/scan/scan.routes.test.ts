@@ -159,7 +159,7 @@ describe('POST /api/scan/flyer: events and points', () => {
       sql`select status, source_type, contributed_by, start_date from events where id = ${body.result.event.id}`,
     );
     expect(e).toMatchObject({ status: 'pending', source_type: 'contribution', contributed_by: user.id });
-    expect(await ledger(user.id)).toEqual(expect.arrayContaining([{ activity_type: 'flyer_scan', points: 10, idempotency_key: `flyer_scan:${body.scanId}` }]));
+    expect(await ledger(user.id)).toEqual(expect.arrayContaining([{ activity_type: 'flyer_scan', points: 10, idempotency_key: `flyer_scan:${user.id}:event:${body.result.event.id}` }]));
     const [scan] = await queryRows<{ event_id: string; is_new: boolean; ocr_ms: number; text: string }>(t.database.db, sql`select event_id, is_new, ocr_ms, text from flyer_scans where id = ${body.scanId}`);
     expect(scan).toMatchObject({ event_id: body.result.event.id, is_new: true, ocr_ms: 12, text: flyer('Winter Jazz Night') });
   });
@@ -172,6 +172,22 @@ describe('POST /api/scan/flyer: events and points', () => {
     expect(res.json().result).toMatchObject({ pointsEarned: 10, event: { id: listed.id, isNew: false } });
     const [n] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events`);
     expect(n!.n).toBe(1);
+  });
+
+  it('pays a flyer once per member and event: scanning it again earns nothing and counts once toward Flyer Hunter', async () => {
+    const { cookie, user } = await newUser(t.app);
+    const first = (await scanText(cookie, flyer('Winter Jazz Night'))).json();
+    expect(first.result.pointsEarned).toBe(10);
+    for (let i = 0; i < 2; i++) {
+      const again = (await scanText(cookie, flyer('Winter Jazz Night'))).json();
+      expect(again.result).toMatchObject({ pointsEarned: 0, challenges: [], event: { id: first.result.event.id, isNew: false } });
+      expect(again.message).toBe('You scanned a flyer of this event before: it earns points once');
+    }
+    expect((await ledger(user.id)).map((a) => a.activity_type)).toEqual(['flyer_scan']);
+    const hunter = ((await get('/api/scan/challenges', cookie)).json() as { id: string; progress: number }[]).find((c) => c.id === 'flyer_hunter');
+    expect(hunter).toMatchObject({ progress: 1 });
+    // Another member scanning the same flyer earns their own points.
+    expect((await scanText((await newUser(t.app)).cookie, flyer('Winter Jazz Night'))).json().result.pointsEarned).toBe(10);
   });
 
   it('answers what was read, with no result and no points, when no title or date can be read', async () => {

@@ -74,6 +74,8 @@ interface Recorded {
   badges: { title: string; points: number }[];
   challenges: { id: string; title: string; points: number }[];
   capped: boolean;
+  /** The member's scans had come to this event before: its points were paid then. */
+  again: boolean;
 }
 
 /**
@@ -88,7 +90,8 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
   // One query after another: inside the scan's transaction `r` is one connection, which pg
   // would queue concurrent queries on (deprecated; pg 9 drops it).
   async function facts(r: ScanRepository, userId: string, now: Date): Promise<ScanFacts> {
-    const thisWeek = await r.countByUser(userId, startOfLocalWeek(now, timeZone));
+    // Flyers of different events: one flyer scanned three times is one.
+    const thisWeek = await r.countEventsByUser(userId, startOfLocalWeek(now, timeZone));
     const categories = await r.countCategories(userId);
     const newVenues = await r.countNewVenues(userId);
     return { thisWeek, categories, newVenues };
@@ -115,7 +118,7 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
       ocrMs: Math.round(scan.ocr.ms),
       createdAt: now,
     });
-    const out: Recorded = { outcomes: [], pointsEarned: 0, badges: [], challenges: [], capped: false };
+    const out: Recorded = { outcomes: [], pointsEarned: 0, badges: [], challenges: [], capped: false, again: false };
     const take = (o: PayOutcome) => {
       if (o.status !== 'paid') return false;
       out.outcomes.push(o);
@@ -124,7 +127,7 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
       return true;
     };
     try {
-      take(
+      out.again = !take(
         await payAward(
           tx,
           RULES.flyer_scan,
@@ -132,12 +135,13 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
             userId,
             activityType: RULES.flyer_scan.activityType,
             reason: 'flyer_scan',
-            targetType: 'flyer_scan',
-            targetId: scan.id,
+            targetType: 'event',
+            targetId: scan.eventId,
             eventId: scan.eventId,
             points: fixedPoints(RULES.flyer_scan),
             description: `Scanned a flyer of ${scan.title}`,
-            idempotencyKey: `flyer_scan:${scan.id}`,
+            // Once per member and event: scanning the same flyer again (or another copy) pays nothing.
+            idempotencyKey: `flyer_scan:${userId}:event:${scan.eventId}`,
             at: now,
           },
           timeZone,
@@ -215,7 +219,11 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
       scanId,
       extracted: { ...extraction, category: event.category },
       result: { pointsEarned: recorded.pointsEarned, badges: recorded.badges, event, challenges: recorded.challenges },
-      ...(recorded.capped ? { message: `Daily limit reached: flyer scans earn points ${RULES.flyer_scan.dailyCap} times a day` } : {}),
+      ...(recorded.capped
+        ? { message: `Daily limit reached: flyer scans earn points ${RULES.flyer_scan.dailyCap} times a day` }
+        : recorded.again
+          ? { message: 'You scanned a flyer of this event before: it earns points once' }
+          : {}),
     };
   }
 

@@ -185,6 +185,18 @@ describe('the flyer scanner page', { timeout: 20_000 }, () => {
     expect((await screen.findByTestId('scan-is-new')).textContent).toBe('Already listed: linked your scan');
     expect(screen.queryByRole('button', { name: 'Save corrections' })).toBeNull();
     expect(await screen.findByText('+10 points · 0 new badges')).toBeTruthy();
+    expect(screen.queryByTestId('scan-message')).toBeNull();
+  });
+
+  it('says why a scan earned no points: a flyer of that event scanned before', async () => {
+    const again: FlyerScanResponse = { ...SUCCESS, message: 'You scanned a flyer of this event before: it earns points once', result: { ...SUCCESS.result!, pointsEarned: 0, badges: [], challenges: [], event: { ...SUCCESS.result!.event, isNew: false } } };
+    stubScanApi(() => json(again));
+    renderApp(<FlyerScannerPage />, { user: buildUser() });
+    choose(flyer());
+    await screen.findByRole('img', { name: 'Your flyer: flyer.png' });
+    fireEvent.click(scanButton());
+    expect((await screen.findByTestId('scan-message')).textContent).toBe('You scanned a flyer of this event before: it earns points once');
+    expect(screen.getByTestId('scan-points').textContent).toBe('+0 points');
   });
 
   it("says 'No Event Detected' and shows the text read when there is no result", async () => {

@@ -164,6 +164,12 @@ export function ScanResultPanel({ response }: { response: FlyerScanResponse }) {
           <p className="mt-1 text-sm text-muted-foreground" data-testid="scan-is-new">
             {result.event.isNew ? 'New event sent for review' : 'Already listed: linked your scan'}
           </p>
+          {/* Why the points are what they are: a flyer scanned before, the daily limit. */}
+          {response.message && (
+            <p className="mt-1 text-sm text-muted-foreground" data-testid="scan-message">
+              {response.message}
+            </p>
+          )}
         </div>
       </div>
       <dl className="mt-4 grid gap-3 sm:grid-cols-2">
