@@ -50,8 +50,10 @@ export const FlyerScanResult = z.object({
     startDate: z.string(),
     venue: z.string(),
     category: z.string(),
-    /** False when the flyer is of an event already listed: the scan is linked to it. */
+    /** False when the flyer is of an event Townbeat already has: the scan is linked to it. */
     isNew: z.boolean(),
+    /** Listed (approved), waiting for review, or turned down in review. */
+    status: z.enum(['pending', 'approved', 'rejected']),
   }),
   /** Challenges this scan completed, each paid once (their points are included in pointsEarned). */
   challenges: z.array(z.object({ id: z.string(), title: z.string(), points: z.number().int() })).optional(),

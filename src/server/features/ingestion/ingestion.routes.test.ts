@@ -378,7 +378,12 @@ describe('POST /api/events/import-url', () => {
     expect(new Date(row!.start_date).toISOString()).toBe('2026-11-28T18:00:00.000Z');
     const again = await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie);
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ status: 'existing', eventId: res.json().eventId });
+    // Said as it is: waiting for review, then listed, then (another time) turned down.
+    expect(again.json()).toEqual({ status: 'existing', eventId: res.json().eventId, message: 'This event was already sent: it is waiting for review' });
+    await t.database.db.execute(sql`update events set status = 'approved' where id = ${res.json().eventId}`);
+    expect((await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie)).json().message).toBe('This event is already listed on Townbeat');
+    await t.database.db.execute(sql`update events set status = 'rejected' where id = ${res.json().eventId}`);
+    expect((await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie)).json().message).toBe('This event was reviewed before and is not listed');
   });
 
   it('says plainly when the page holds no event, and needs sign-in', async () => {

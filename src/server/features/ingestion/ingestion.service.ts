@@ -18,7 +18,7 @@ import { newEventRow } from './pipeline/event-row.ts';
 import { itemHash, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
 import { LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
 import { createRunNotes, NOTE_EXAMPLES, noteCount, SKIP, type RunNote } from './run-notes.ts';
-import { createSourcesRepository, type SourceRow, type SourcesRepository } from './sources.repository.ts';
+import { createSourcesRepository, type NearbyEvent, type SourceRow, type SourcesRepository } from './sources.repository.ts';
 import { publishSavedEventNews, tellSavers } from './saved-event-news.ts';
 
 /** Recurring rules are expanded this far ahead; one-off events are kept up to LISTING_HORIZON_DAYS. */
@@ -352,12 +352,12 @@ export function createIngestionService(deps: {
     now: Date,
     logContext: object,
     within?: (tx: Db, r: { eventId: string; isNew: boolean }) => Promise<T>,
-  ): Promise<{ eventId: string; isNew: boolean; extra: T | undefined }> {
+  ): Promise<{ eventId: string; isNew: boolean; status: NearbyEvent['status']; extra: T | undefined }> {
     const compared = (await repo.eventsInWindows(slotWindows([n], () => false))).map((e) => ({ e, c: compareEvents(n, { ...e, start: e.startDate }) }));
     const same = compared.find((x) => x.c.verdict === 'same');
     if (same) {
       const r = { eventId: same.e.id, isNew: false };
-      return { ...r, extra: within ? await db.transaction((tx) => within(tx, r)) : undefined };
+      return { ...r, status: same.e.status, extra: within ? await db.transaction((tx) => within(tx, r)) : undefined };
     }
     // Before the transaction: a model request must not hold it open.
     const c = (await classifyWithLlm([classifierInput(n)], { llm, log: withContext(logContext) }))[0]!;
@@ -375,7 +375,7 @@ export function createIngestionService(deps: {
       await createDuplicatesRepository(tx).insertPairs(pairs, now);
       return within ? within(tx, { eventId: id, isNew: true }) : undefined;
     });
-    return { eventId: id, isNew: true, extra };
+    return { eventId: id, isNew: true, status: 'pending', extra };
   }
 
   /**
@@ -388,7 +388,7 @@ export function createIngestionService(deps: {
     userId: string,
     link: ContributionLink,
     within?: (tx: Db, r: { eventId: string; isNew: boolean }) => Promise<T>,
-  ): Promise<{ eventId: string; isNew: boolean; extra: T | undefined }> {
+  ): Promise<{ eventId: string; isNew: boolean; status: NearbyEvent['status']; extra: T | undefined }> {
     const now = clock.now();
     const venueRows = await repo.allVenues();
     const n = normalise(candidate, { city, now, venues: knownVenues(venueRows) });
@@ -410,7 +410,7 @@ export function createIngestionService(deps: {
      * A member's contribution: the event at a URL (a page with schema.org Event data, or an
      * .ics link) enters the review queue as theirs; an event already listed is answered as is.
      */
-    async importUrl(url: string, userId: string): Promise<{ eventId: string; created: boolean }> {
+    async importUrl(url: string, userId: string): Promise<{ eventId: string; created: boolean; status: NearbyEvent['status'] }> {
       const now = clock.now();
       const venueRows = await repo.allVenues();
       const venues = knownVenues(venueRows);
@@ -420,8 +420,8 @@ export function createIngestionService(deps: {
         .sort((a, b) => a.start.getTime() - b.start.getTime());
       const n = items[0];
       if (!n) throw invalid('url: no upcoming event was found at that address');
-      const { eventId, isNew } = await contributeItem(n, userId, { url: n.url ?? url, name: 'Contributed by a member' }, venueRows, now, { importUrl: url });
-      return { eventId, created: isNew };
+      const { eventId, isNew, status } = await contributeItem(n, userId, { url: n.url ?? url, name: 'Contributed by a member' }, venueRows, now, { importUrl: url });
+      return { eventId, created: isNew, status };
     },
 
     contribute,

@@ -160,6 +160,8 @@ export interface NearbyEvent {
   geoApprox: boolean;
   /** The page of the event at the source that first listed it. */
   url: string | null;
+  /** Whether it is listed (approved), waits for review, or was turned down. */
+  status: 'pending' | 'approved' | 'rejected';
 }
 export type NewSource = typeof sources.$inferInsert;
 
@@ -290,18 +292,19 @@ export function createSourcesRepository(db: Db) {
         lng: number | null;
         geo_approx: boolean;
         source_url: string | null;
+        status: 'pending' | 'approved' | 'rejected' | 'merged';
         listed: boolean;
       }>(
         db,
         // Listed is answered per row, not filtered in SQL: a filter on gone_at lets the planner
         // prefer the partial indexes of lists over the start-date ranges (seen: 30x slower).
-        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx, e.source_url,
+        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx, e.source_url, e.status,
           (e.status <> 'merged' and e.gone_at is null) as listed
         from ${events} e
         join unnest(${sql.param(windows.map((w) => w.from.toISOString()))}::timestamptz[], ${sql.param(windows.map((w) => w.to.toISOString()))}::timestamptz[]) as w(f, t)
           on e.start_date >= w.f and e.start_date < w.t`,
       );
-      return rows.filter((r) => r.listed).map((r) => ({
+      return rows.filter((r): r is typeof r & { status: NearbyEvent['status'] } => r.listed && r.status !== 'merged').map((r) => ({
         id: r.id,
         title: r.title,
         startDate: new Date(r.start_date),
@@ -312,6 +315,7 @@ export function createSourcesRepository(db: Db) {
         lng: r.lng === null ? null : Number(r.lng),
         geoApprox: r.geo_approx,
         url: r.source_url,
+        status: r.status,
       }));
     },
     allVenues: () => db.select().from(venues),

@@ -169,7 +169,7 @@ describe('POST /api/scan/flyer: events and points', () => {
     const listed = await buildEvent(t.database.db, { title: 'Winter Jazz Night', venueName: 'Mississippi Studios', startDate: new Date('2026-12-06T04:00:00Z') });
     const res = await scanText(cookie, flyer('Winter Jazz Night'));
     expect(res.statusCode).toBe(200);
-    expect(res.json().result).toMatchObject({ pointsEarned: 10, event: { id: listed.id, isNew: false } });
+    expect(res.json().result).toMatchObject({ pointsEarned: 10, event: { id: listed.id, isNew: false, status: 'approved' } });
     const [n] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events`);
     expect(n!.n).toBe(1);
   });
@@ -180,7 +180,7 @@ describe('POST /api/scan/flyer: events and points', () => {
     expect(first.result.pointsEarned).toBe(10);
     for (let i = 0; i < 2; i++) {
       const again = (await scanText(cookie, flyer('Winter Jazz Night'))).json();
-      expect(again.result).toMatchObject({ pointsEarned: 0, challenges: [], event: { id: first.result.event.id, isNew: false } });
+      expect(again.result).toMatchObject({ pointsEarned: 0, challenges: [], event: { id: first.result.event.id, isNew: false, status: 'pending' } });
       expect(again.message).toBe('You scanned a flyer of this event before: it earns points once');
     }
     expect((await ledger(user.id)).map((a) => a.activity_type)).toEqual(['flyer_scan']);
@@ -307,7 +307,7 @@ describe('PATCH /api/scan/:id', () => {
 
     const res = await patch(id, { title: 'Winter Jazz Night', startDate: '2026-12-05T19:30:00-08:00', venue: 'Doug Fir Lounge', price: 0 }, owner.cookie);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ success: true, event: { id: body.result.event.id, title: 'Winter Jazz Night', startDate: '2026-12-06T03:30:00.000Z', venue: 'Doug Fir Lounge', category: expect.any(String), isNew: true } });
+    expect(res.json()).toEqual({ success: true, event: { id: body.result.event.id, title: 'Winter Jazz Night', startDate: '2026-12-06T03:30:00.000Z', venue: 'Doug Fir Lounge', category: expect.any(String), isNew: true, status: 'pending' } });
     const [e] = await queryRows<{ title: string; is_free: boolean; price: string | null; end_date: Date; start_date: Date }>(
       t.database.db,
       sql`select title, is_free, price, start_date, end_date from events where id = ${body.result.event.id}`,

@@ -171,7 +171,9 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
   async function eventOf(eventId: string, isNew: boolean): Promise<FlyerScanResult['event']> {
     const e = await repo.findEvent(eventId);
     if (!e) throw notFound('Event not found');
-    return { id: e.id, title: e.title, startDate: e.startDate.toISOString(), venue: e.venueName, category: e.category, isNew };
+    // Merged into another between the match and now (a race): shown as listed, as its page is.
+    const status = e.status === 'merged' ? 'approved' : e.status;
+    return { id: e.id, title: e.title, startDate: e.startDate.toISOString(), venue: e.venueName, category: e.category, isNew, status };
   }
 
   /** Known venues nearest the scanner first: the flyer is most likely of a place nearby. */

@@ -34,7 +34,7 @@ const SUCCESS: FlyerScanResponse = {
   result: {
     pointsEarned: 25,
     badges: [{ title: 'Flyer Finder', points: 10 }],
-    event: { id: EVENT_ID, title: 'Winter Lantern Walk', startDate: EXTRACTED.startDate, venue: 'Tidewater Park', category: 'Other', isNew: true },
+    event: { id: EVENT_ID, title: 'Winter Lantern Walk', startDate: EXTRACTED.startDate, venue: 'Tidewater Park', category: 'Other', isNew: true, status: 'pending' },
   },
 };
 
@@ -176,7 +176,7 @@ describe('the flyer scanner page', { timeout: 20_000 }, () => {
   });
 
   it('an already listed event is linked, with no corrections form', async () => {
-    const linked: FlyerScanResponse = { ...SUCCESS, result: { ...SUCCESS.result!, pointsEarned: 10, badges: [], event: { ...SUCCESS.result!.event, isNew: false } } };
+    const linked: FlyerScanResponse = { ...SUCCESS, result: { ...SUCCESS.result!, pointsEarned: 10, badges: [], event: { ...SUCCESS.result!.event, isNew: false, status: 'approved' } } };
     stubScanApi(() => json(linked));
     renderApp(<FlyerScannerPage />, { user: buildUser() });
     choose(flyer());
@@ -189,7 +189,7 @@ describe('the flyer scanner page', { timeout: 20_000 }, () => {
   });
 
   it('says why a scan earned no points: a flyer of that event scanned before', async () => {
-    const again: FlyerScanResponse = { ...SUCCESS, message: 'You scanned a flyer of this event before: it earns points once', result: { ...SUCCESS.result!, pointsEarned: 0, badges: [], challenges: [], event: { ...SUCCESS.result!.event, isNew: false } } };
+    const again: FlyerScanResponse = { ...SUCCESS, message: 'You scanned a flyer of this event before: it earns points once', result: { ...SUCCESS.result!, pointsEarned: 0, badges: [], challenges: [], event: { ...SUCCESS.result!.event, isNew: false, status: 'pending' } } };
     stubScanApi(() => json(again));
     renderApp(<FlyerScannerPage />, { user: buildUser() });
     choose(flyer());
@@ -197,6 +197,8 @@ describe('the flyer scanner page', { timeout: 20_000 }, () => {
     fireEvent.click(scanButton());
     expect((await screen.findByTestId('scan-message')).textContent).toBe('You scanned a flyer of this event before: it earns points once');
     expect(screen.getByTestId('scan-points').textContent).toBe('+0 points');
+    // Its event still waits for review: not said to be listed.
+    expect(screen.getByTestId('scan-is-new').textContent).toBe('Already sent for review: linked your scan');
   });
 
   it("says 'No Event Detected' and shows the text read when there is no result", async () => {

@@ -109,6 +109,13 @@ function Corrections({ scanId, shown, timeZone, onSaved }: { scanId: string; sho
 }
 
 /** What a scan found: the event it made or matched, what was read, and the corrections form. */
+/** What a scan linked to an event Townbeat already has says of that event. */
+const LINKED = {
+  approved: 'Already listed: linked your scan',
+  pending: 'Already sent for review: linked your scan',
+  rejected: 'Reviewed before and not listed: linked your scan',
+} as const;
+
 export function ScanResultPanel({ response }: { response: FlyerScanResponse }) {
   const { data: config } = useCityConfig();
   // Until the city's config arrives, dates show in the browser's zone and the form waits.
@@ -162,7 +169,7 @@ export function ScanResultPanel({ response }: { response: FlyerScanResponse }) {
             {result.badges.length > 0 && <span> · New badge{result.badges.length > 1 ? 's' : ''}: {result.badges.map((b) => b.title).join(', ')}</span>}
           </p>
           <p className="mt-1 text-sm text-muted-foreground" data-testid="scan-is-new">
-            {result.event.isNew ? 'New event sent for review' : 'Already listed: linked your scan'}
+            {result.event.isNew ? 'New event sent for review' : LINKED[result.event.status]}
           </p>
           {/* Why the points are what they are: a flyer scanned before, the daily limit. */}
           {response.message && (

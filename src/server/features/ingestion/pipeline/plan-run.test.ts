@@ -43,6 +43,7 @@ const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   lng: -122.6668,
   geoApprox: false,
   url: null,
+  status: 'approved',
   ...over,
 });
 const state = (over: Partial<RunState> = {}): RunState => ({
