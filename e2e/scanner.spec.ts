@@ -57,7 +57,7 @@ test('a new member uploads a flyer, sees Scan Successful! and what was read, the
   expect(answer.result?.event.title).toMatch(new RegExp(DEMO_TITLE, 'i'));
   await expect(result.getByTestId('scan-title')).toHaveText(new RegExp(DEMO_TITLE, 'i'));
   await expect(result).toContainText('Tidewater Park');
-  await expect(result.getByTestId('scan-is-new')).toHaveText(/New event sent for review|Already listed: linked your scan/);
+  await expect(result.getByTestId('scan-is-new')).toHaveText(/New event sent for review|Already (listed|sent for review): linked your scan/);
 
   // The tiles and the points chip follow without a reload.
   await expect(stats.locator('dd').first()).toHaveText('1');
