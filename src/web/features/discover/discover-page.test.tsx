@@ -47,7 +47,7 @@ function api(opts: { events?: EventSummary[]; recommended?: EventSummary[]; fail
       case '/api/events/recommended':
         return json(opts.recommended ?? []);
       case '/api/health':
-        return json({ status: 'operational', health: { metrics: { system: { uptime: 8_040_000 }, storage: { totalEvents: 30, todayEvents: 12, totalUsers: 7 } } } });
+        return json({ status: 'operational', health: { metrics: { system: { uptime: 8_040_000 }, storage: { totalEvents: 41, todayEvents: 13, totalUsers: 7 } } } });
     }
     return undefined;
   });
@@ -84,6 +84,9 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     await waitFor(() => expect(within(status).getByText('Operational')).toBeTruthy());
     expect(within(status).getByText('2h 14m')).toBeTruthy();
     expect(within(status).getByText('7')).toBeTruthy();
+    // Its event figures are the listed ones the list counts (stats), not every approved row stored (health).
+    expect(within(status).getByText('Total events').nextSibling!.textContent).toBe('30');
+    expect(within(status).getByText("Today's events").nextSibling!.textContent).toBe('12');
   });
 
   it('filters by category through the URL and asks the server for it', async () => {

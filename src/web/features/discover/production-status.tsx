@@ -26,9 +26,15 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The production status widget: GET /api/health every 10 s (spec section 9). */
+/**
+ * The production status widget: GET /api/health every 10 s (spec section 9). Its event figures are
+ * the listed ones of GET /api/events/stats, as the list beside it counts them (a series once, no
+ * past or removed events); health's storage counts every approved row.
+ */
 export function ProductionStatus() {
   const { data, isLoading, isError } = useHealth();
+  const stats = useEventStats();
+  const listed = (v: number | undefined) => (v === undefined ? (stats.isError ? '—' : '…') : n(v));
   const operational = data?.status === 'operational';
   return (
     <section aria-labelledby="production-status-heading" className="rounded-lg border border-border bg-card p-4 shadow-sm">
@@ -58,8 +64,8 @@ export function ProductionStatus() {
       ) : (
         <dl className="grid grid-cols-2 gap-2">
           <Stat label="Uptime" value={formatUptime(data.health.metrics.system.uptime)} />
-          <Stat label="Total events" value={n(data.health.metrics.storage.totalEvents)} />
-          <Stat label="Today's events" value={n(data.health.metrics.storage.todayEvents)} />
+          <Stat label="Total events" value={listed(stats.data?.totalEvents)} />
+          <Stat label="Today's events" value={listed(stats.data?.todayEvents)} />
           <Stat label="Users" value={n(data.health.metrics.storage.totalUsers)} />
         </dl>
       )}
