@@ -158,6 +158,10 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     expect(location.history!.at(-1)).toBe('/dashboard?dateRange=custom');
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-12-01' } });
     expect(location.history!.at(-1)).toBe('/dashboard?dateRange=custom&startDate=2026-12-01');
+    expect(screen.queryByTestId('custom-dates-swapped')).toBeNull();
+    // Typed the wrong way round: the list shows the days between, and says so.
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-25' } });
+    expect(screen.getByTestId('custom-dates-swapped').textContent).toBe('From is after To: showing Nov 25 to Dec 1.');
     fireEvent.click(screen.getByRole('radio', { name: 'Today' }));
     expect(location.history!.at(-1)).toBe('/dashboard?dateRange=today');
   });

@@ -71,6 +71,9 @@ function Count({ value, loading, estimated = false }: { value: number | undefine
 }
 
 /** While the city's source types load: none known yet (the selected ones still show). */
+/** A custom range's day ('2026-12-05') as 'Dec 5'. */
+const dayLabel = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
 const NO_FACETS: EventFacets = { categories: [], sourceTypes: [], total: 0, estimated: false };
 
 const boxRow = 'flex min-h-11 cursor-pointer items-center gap-3 rounded-md px-2 text-sm hover:bg-muted';
@@ -195,6 +198,12 @@ export function FilterPanel({
                 className="min-h-11 rounded-md border border-border bg-background px-2 text-sm"
               />
             </label>
+            {filters.startDate && filters.endDate && filters.startDate > filters.endDate && (
+              // Typed past the min/max hints: the list shows the days between the two, said so.
+              <p role="status" className="col-span-2 text-xs text-accent" data-testid="custom-dates-swapped">
+                From is after To: showing {dayLabel(filters.endDate)} to {dayLabel(filters.startDate)}.
+              </p>
+            )}
           </div>
         )}
       </fieldset>
