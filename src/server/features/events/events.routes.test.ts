@@ -91,6 +91,16 @@ describe('GET /api/events', () => {
     expect(titles(await get('/api/events?search=%25'))).toEqual([]);
   });
 
+  it('finds events by their category and neighbourhood, as the search box promises', async () => {
+    await buildEvent(t.database.db, { title: 'Blue Trio Live', category: 'Music', neighbourhood: 'Buckman' });
+    await buildEvent(t.database.db, { title: 'Mural walk', category: 'Arts', neighbourhood: 'Alberta Arts District' });
+    await buildEvent(t.database.db, { title: 'Chess club', category: 'Other', neighbourhood: 'Sellwood' });
+    expect(titles(await get('/api/events?search=music'))).toEqual(['Blue Trio Live']);
+    expect(titles(await get('/api/events?search=Art')).sort()).toEqual(['Mural walk']);
+    expect(titles(await get('/api/events?search=buckman'))).toEqual(['Blue Trio Live']);
+    expect((await get('/api/events/facets?search=music')).json().total).toBe(1);
+  });
+
   it('sorts by date, popularity and distance', async () => {
     await buildEvent(t.database.db, { title: 'Far popular', startDate: inHours(3), favoriteCount: 10, lat: 45.59, lng: -122.75 });
     await buildEvent(t.database.db, { title: 'Near quiet', startDate: inHours(5), favoriteCount: 0, lat: 45.5155, lng: -122.679 });

@@ -137,7 +137,9 @@ export const events = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     search: tsvector('search').generatedAlwaysAs(
       (): SQL =>
-        sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(venue_name, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
+        // The search box promises events, venues and categories: the category and the
+        // neighbourhood (shown on every card) are words of the event too.
+        sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(venue_name, '') || ' ' || coalesce(neighbourhood, '')), 'B') || setweight(to_tsvector('english', coalesce(category, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
     ),
   },
   (t) => [
