@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventSummary } from '../../../contract/events.ts';
 import { buildEvent, buildUser, json, renderApp, stubFetch, type Handler } from '../events/test-helpers.tsx';
 import DiscoverPage from './discover-page.tsx';
+import { lastDiscover } from './last-discover.ts';
 
 // Rendering a page of cards in jsdom can take a while on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
@@ -158,6 +159,8 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     expect(location.history!.at(-1)).toBe('/dashboard?dateRange=custom');
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-12-01' } });
     expect(location.history!.at(-1)).toBe('/dashboard?dateRange=custom&startDate=2026-12-01');
+    // Remembered for the way back from an event page.
+    await waitFor(() => expect(lastDiscover()).toBe('/dashboard?dateRange=custom&startDate=2026-12-01'));
     expect(screen.queryByTestId('custom-dates-swapped')).toBeNull();
     // Typed the wrong way round: the list shows the days between, and says so.
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-25' } });

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { SORTS, type SortBy } from '../../../contract/events.ts';
 import { zonedToUtc } from '../../../contract/time.ts';
+import { rememberDiscover } from './last-discover.ts';
 
 export const DATE_RANGES = ['today', 'week', 'month', 'custom'] as const;
 export type DateRange = (typeof DATE_RANGES)[number];
@@ -124,6 +125,9 @@ export function useDiscoverFilters() {
   const [params] = useSearchParams();
   const [location, navigate] = useLocation();
   const filters = useMemo(() => parseFilters(params), [params]);
+  // The way back from an event page returns to this list as it is now.
+  const search = params.toString();
+  useEffect(() => rememberDiscover(`${location}${search ? `?${search.replace(/%2C/gi, ',')}` : ''}`), [location, search]);
   // Relative ranges count from when they were chosen (or the page opened), so the query key is stable.
   const [now, setNow] = useState(() => Date.now());
 

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within, configure } from '@testing-lib
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import { dismissToast } from '../../components/ui/use-toast.ts';
+import { lastDiscover, rememberDiscover } from '../discover/last-discover.ts';
 import EventPage, { projectPlaces } from './event-page.tsx';
 import { buildDetail, buildUser, json, renderApp, stubFetch } from './test-helpers.tsx';
 
@@ -184,6 +185,19 @@ describe('EventPage', { timeout: 30_000 }, () => {
     renderApp(page, { path: '/events/00000000-0000-4000-8000-999999999999' });
     expect(await screen.findByRole('heading', { name: 'Event not found' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Discover' }).getAttribute('href')).toBe('/');
+  });
+
+  it('leads back to the Discover list the visitor came from, its filters kept', async () => {
+    const e = buildDetail({ title: 'Blue Trio Live' });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    rememberDiscover('/?category=Music&sortBy=date');
+    renderApp(page, { path: `/events/${e.id}` });
+    await screen.findByRole('heading', { name: 'Blue Trio Live' });
+    expect(screen.getByRole('link', { name: 'Back to Discover' }).getAttribute('href')).toBe('/?category=Music&sortBy=date');
+    // Only an in-app path: another site's address leads to Discover itself.
+    rememberDiscover('//evil.example/phish');
+    expect(lastDiscover()).toBe('/');
+    sessionStorage.clear();
   });
 
   it('copies the link when the browser cannot share', async () => {

@@ -14,6 +14,7 @@ import { FavoriteButton } from './favorite-button.tsx';
 import { CheckInQrButton } from '../admin/check-in-qr.tsx';
 import { SplitEventButton } from '../admin/split-event.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
+import { lastDiscover } from '../discover/last-discover.ts';
 import { WhoIsHere } from '../vendors/who-is-here.tsx';
 import { recordView } from '../discover/recommendations.queries.ts';
 
@@ -144,12 +145,15 @@ function EventPageSkeleton() {
 
 const factLabel = 'flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground';
 
-const backLink = (
-  <Link href="/" className="mb-4 inline-flex min-h-11 items-center gap-2 text-sm font-medium text-primary hover:underline">
-    <ArrowLeft className="h-4 w-4" aria-hidden />
-    Back to Discover
-  </Link>
-);
+/** Back to the Discover list the visitor came from, its filters kept. */
+function BackLink() {
+  return (
+    <Link href={lastDiscover()} className="mb-4 inline-flex min-h-11 items-center gap-2 text-sm font-medium text-primary hover:underline">
+      <ArrowLeft className="h-4 w-4" aria-hidden />
+      Back to Discover
+    </Link>
+  );
+}
 
 async function shareEvent(title: string) {
   const url = window.location.href;
@@ -187,7 +191,7 @@ export default function EventPage() {
   if (error || !event) {
     const missing = error instanceof ApiError && (error.status === 404 || error.status === 400);
     return (
-      <LoadFailure thing="Event" missing={missing} error={error} onRetry={() => void refetch()} retrying={isFetching} back={{ href: '/', label: 'Back to Discover' }} />
+      <LoadFailure thing="Event" missing={missing} error={error} onRetry={() => void refetch()} retrying={isFetching} back={{ href: lastDiscover(), label: 'Back to Discover' }} />
     );
   }
 
@@ -200,7 +204,7 @@ export default function EventPage() {
 
   return (
     <article className="mx-auto max-w-4xl">
-      {backLink}
+      <BackLink />
       <div className="relative aspect-video w-full overflow-hidden rounded-lg">
         <EventImage event={event} alt={event.title} className="h-full w-full" sizes="(min-width: 896px) 896px, 100vw" eager />
         <CategoryChip category={event.category} className="absolute left-3 top-3" />
