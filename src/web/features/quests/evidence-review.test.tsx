@@ -15,6 +15,8 @@ describe('EvidenceReview', () => {
     renderApp(<EvidenceReview />, { user: ADMIN });
     expect(await screen.findByRole('img', { name: 'Photo for Mural 1 by Pat Player' })).toBeTruthy();
     expect(screen.getByTestId('evidence-more').textContent).toBe('140 photos are waiting: here are the oldest 2, and the next ones follow as you decide these.');
+    // How far from the node the photo was sent, in the city's unit (miles, so feet up close).
+    expect(screen.getByText('Mural 1').parentElement!.textContent).toBe('Mural 1 by Pat Player · 39 ft away');
   });
 
   it('says nothing more when the list holds every photo waiting', async () => {

@@ -1,11 +1,14 @@
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { formatDistance } from '../ar/ar-view.ts';
+import { useCityConfig } from '../events/events.queries.ts';
 import { usePendingEvidence, useReviewEvidence } from './quests.queries.ts';
 
 /** Admin: photos waiting for review. */
 export function EvidenceReview() {
   const list = usePendingEvidence(true);
   const review = useReviewEvidence();
+  const unit = useCityConfig().data?.city.distanceUnit ?? 'km';
   const items = list.data?.evidence ?? [];
   const total = list.data?.total ?? 0;
   return (
@@ -27,7 +30,7 @@ export function EvidenceReview() {
               <img src={`/api/admin/hunt/evidence/${ev.id}/photo`} alt={`Photo for ${ev.nodeName} by ${ev.userName}`} className="max-h-40 w-full rounded-lg object-cover" />
               <p>
                 <strong>{ev.nodeName}</strong> by {ev.userName}
-                {ev.distanceM !== null && ` · ${ev.distanceM} m away`}
+                {ev.distanceM !== null && ` · ${formatDistance(ev.distanceM, unit)} away`}
               </p>
               <div className="flex gap-2">
                 <Button onClick={() => review.mutate({ id: ev.id, decision: 'accept' })} disabled={review.isPending}>

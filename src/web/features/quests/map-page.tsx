@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../auth/auth.queries.ts';
 import { useInterfaceMode } from '../auth/interface-mode.ts';
 import { useCityConfig } from '../events/events.queries.ts';
+import { formatDistance } from '../ar/ar-view.ts';
 import { EvidenceReview } from './evidence-review.tsx';
 import { QuestMap } from './quest-map.tsx';
 import { useCreateNode, useHuntProgress, useMapEvents, useQuestMap, useSubmitEvidence, useUpdateNode } from './quests.queries.ts';
@@ -247,6 +248,8 @@ export default function MapPage() {
 
 /** Node details with Submit Evidence (position) and Upload Photo (photo and position). */
 function NodeDetails(props: { node: QuestNode; done: boolean; waiting: boolean; position: Position | null; onPosition(p: Position): void; onClose(): void }) {
+  // Distances in the city's unit (miles in Portland), as the AR page gives them.
+  const unit = useCityConfig().data?.city.distanceUnit ?? 'km';
   const { node, done, waiting } = props;
   const submit = useSubmitEvidence();
   const [result, setResult] = useState<string | null>(null);
@@ -268,7 +271,7 @@ function NodeDetails(props: { node: QuestNode; done: boolean; waiting: boolean; 
       } else if (res.pending) {
         setResult('Photo sent: an admin will review it.');
       } else {
-        setResult(`Not there yet: you are ${res.distanceM} m away (within ${node.radiusM} m counts).`);
+        setResult(`Not there yet: you are ${formatDistance(res.distanceM, unit)} away (within ${formatDistance(node.radiusM, unit)} counts).`);
       }
     } catch (e) {
       setResult(errorText(e));
