@@ -9,10 +9,22 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-  /** The server's `message` field when the body is our JSON error shape. */
+  /**
+   * The server's `message` field when the body is our JSON error shape. A 400's field issues are
+   * told as a person reads them: 'price must be at most 10000', not 'body.price: price must ...'
+   * (the field is named by its last segment when the message does not name it).
+   */
   get serverMessage(): string | undefined {
     try {
-      const parsed = JSON.parse(this.body) as { message?: unknown };
+      const parsed = JSON.parse(this.body) as { message?: unknown; issues?: unknown };
+      if (Array.isArray(parsed.issues) && parsed.issues.length) {
+        const told = (parsed.issues as { path?: unknown; message?: unknown }[]).flatMap((i) => {
+          if (typeof i.message !== 'string') return [];
+          const field = typeof i.path === 'string' ? (i.path.split('.').at(-1) ?? '') : '';
+          return [!field || field === 'body' || i.message.toLowerCase().includes(field.toLowerCase()) ? i.message : `${field}: ${i.message}`];
+        });
+        if (told.length) return told.join('; ');
+      }
       return typeof parsed.message === 'string' ? parsed.message : undefined;
     } catch {
       return undefined;

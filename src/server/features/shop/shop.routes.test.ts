@@ -163,8 +163,10 @@ describe('orders', () => {
     expect(await stockOf(soap.id)).toBe(2);
     expect(await stockOf(bread.id)).toBe(1);
     // Both vendors' owners hear of it.
-    const notes = await queryRows<{ user_id: string }>(t.database.db, sql`select user_id from notifications order by user_id`);
+    const notes = await queryRows<{ user_id: string; message: string }>(t.database.db, sql`select user_id, message from notifications order by user_id`);
     expect(notes.map((n) => n.user_id).sort()).toEqual([owner.user.id, otherVendor.user.id].sort());
+    // In dollars, as every price is shown.
+    expect(notes.find((n) => n.user_id === otherVendor.user.id)?.message).toMatch(/^An order of \$\d+\.\d\d is reserved for pickup at your booth\.$/);
   });
 
   it('answers 409 naming the product when stock is short, and reserves nothing of the order', async () => {

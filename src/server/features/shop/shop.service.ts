@@ -161,7 +161,7 @@ export function createShopService(deps: { db: Db; clock: Clock; bus: EventBus })
         const notices: { userId: string; notice: NotificationResponse }[] = [];
         const owners = new Set((await r.vendorOwnersOf(orderId)).map((o) => o.ownerId).filter((id): id is string => id !== null && id !== userId));
         for (const owner of owners) {
-          notices.push({ userId: owner, notice: await createNotification(tx, owner, { type: 'info', title: 'New order to hand over', message: `An order of ${toDollars(totalCents).toFixed(2)} is reserved for pickup at your booth.` }, now) });
+          notices.push({ userId: owner, notice: await createNotification(tx, owner, { type: 'info', title: 'New order to hand over', message: `An order of $${toDollars(totalCents).toFixed(2)} is reserved for pickup at your booth.` }, now) });
         }
         return { order: await loadOrder(r, orderId), notices };
       });
