@@ -57,6 +57,7 @@ describe('EventPage', { timeout: 30_000 }, () => {
     stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
     renderApp(page, { path: `/events/${e.id}` });
     expect(await screen.findByRole('heading', { level: 1, name: 'Zebra Jazz Quartet' })).toBeTruthy();
+    expect(screen.queryByTestId('not-listed')).toBeNull();
     expect(screen.getByText('Sat, Nov 28 · 7:00 PM')).toBeTruthy();
     expect(screen.getByText('9:00 PM')).toBeTruthy();
     expect(screen.getByText('1332 W Burnside St', { selector: 'dd span' })).toBeTruthy();
@@ -185,6 +186,14 @@ describe('EventPage', { timeout: 30_000 }, () => {
     renderApp(page, { path: '/events/00000000-0000-4000-8000-999999999999' });
     expect(await screen.findByRole('heading', { name: 'Event not found' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Discover' }).getAttribute('href')).toBe('/');
+  });
+
+  it('says an event waiting for review is not listed yet, and nothing of the kind for a listed one', async () => {
+    const e = buildDetail({ title: 'Sellwood Harvest Fair', status: 'pending' });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    renderApp(page, { path: `/events/${e.id}`, user: buildUser() });
+    const note = await screen.findByTestId('not-listed');
+    expect(note.textContent).toBe('Waiting for reviewThis event is not listed yet: only you and the admins can see this page until an admin approves it.');
   });
 
   it('leads back to the Discover list the visitor came from, its filters kept', async () => {

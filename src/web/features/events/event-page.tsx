@@ -1,4 +1,4 @@
-import { ArchiveX, ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, MapPin, Share2, Ticket, Users } from 'lucide-react';
+import { ArchiveX, ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, Hourglass, MapPin, Share2, Ticket, Users } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import type { Neighbourhood } from '../../../contract/city.ts';
 import { priceLabel, type EventDetail } from '../../../contract/events.ts';
@@ -230,6 +230,26 @@ export default function EventPage() {
           <SplitEventButton eventId={event.id} title={event.title} mergedRecords={event.mergedRecords} />
         </div>
       </div>
+
+      {event.status !== 'approved' && !event.removedBySource && (
+        // Its contributor (or an admin) sees it before anyone else can: say so, so a shared link is not a surprise.
+        <div data-testid="not-listed" className="mt-4 flex items-start gap-3 rounded-lg border border-accent/40 bg-accent-soft p-4">
+          <Hourglass className="mt-0.5 h-5 w-5 shrink-0 text-accent" aria-hidden />
+          <div>
+            {event.status === 'pending' ? (
+              <>
+                <h2 className="font-semibold text-accent">Waiting for review</h2>
+                <p className="mt-1 text-sm">This event is not listed yet: only you and the admins can see this page until an admin approves it.</p>
+              </>
+            ) : (
+              <>
+                <h2 className="font-semibold text-accent">Not listed</h2>
+                <p className="mt-1 text-sm">An admin turned this event down in review: only admins can see this page.</p>
+              </>
+            )}
+          </div>
+        </div>
+      )}
 
       {event.removedBySource && (
         <div data-testid="removed-by-source" className="mt-4 flex items-start gap-3 rounded-lg border border-destructive/40 bg-destructive/10 p-4">
