@@ -24,13 +24,14 @@ describe('rank', () => {
 
   it('prefers the category, venue and similar events of what the user did, with the reason', () => {
     const jazz = ev({ title: 'Jazz Night', category: 'Music', venue: 'Blue Room' });
+    const blues = ev({ title: 'Blues Jam', category: 'Music', venue: 'Blue Room' });
     const salsa = ev({ title: 'Salsa Social', category: 'Arts', venue: 'Dance Hall' });
     const sameVenue = ev({ category: 'Food', venue: 'Blue Room' });
     const alsoSaved = ev({ category: 'Tech', venue: 'Elsewhere', neighbourhood: 'Far' });
     const unrelated = ev({ category: 'Sports', venue: 'Gym', neighbourhood: 'Far', popularity: 50 });
     const out = rank(
       input({
-        signals: [sig('checkin', jazz), sig('checkin', jazz, 30), sig('favorite', salsa)],
+        signals: [sig('checkin', jazz), sig('checkin', blues, 30), sig('favorite', salsa)],
         candidates: [sameVenue, alsoSaved, unrelated],
         similar: new Map([[salsa.id, [{ id: alsoSaved.id, w: 0.9 }]]]),
       }),
@@ -39,6 +40,16 @@ describe('rank', () => {
     expect(out.find((o) => o.eventId === alsoSaved.id)?.reason).toBe('People who saved Salsa Social also saved this');
     expect(out.find((o) => o.eventId === sameVenue.id)?.reason).toBe('You often go to Blue Room');
     expect(out.at(-1)?.eventId).toBe(unrelated.id);
+  });
+
+  it('says "often" only of more than one event: one is named', () => {
+    const jazz = ev({ title: 'Jazz Night', category: 'Music', venue: 'Blue Room', neighbourhood: 'Buckman' });
+    const sameVenue = ev({ category: 'Food', venue: 'Blue Room', neighbourhood: 'Kerns' });
+    const sameArea = ev({ category: 'Food', venue: 'Elsewhere', neighbourhood: 'Buckman' });
+    // The same event twice is still one event.
+    const out = rank(input({ signals: [sig('checkin', jazz), sig('checkin', jazz, 30)], candidates: [sameVenue, sameArea] }));
+    expect(out.find((o) => o.eventId === sameVenue.id)?.reason).toBe('At Blue Room, like Jazz Night');
+    expect(out.find((o) => o.eventId === sameArea.id)?.reason).toBe('In Buckman, like Jazz Night');
   });
 
   it("recommends a series' next occurrence because of the one the user went to, once", () => {

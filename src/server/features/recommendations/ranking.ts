@@ -94,8 +94,11 @@ const lc = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
 export interface Profile {
   total: number;
   category: Map<string, number>;
-  venue: Map<string, { w: number; name: string }>;
+  /** Per venue: weight, name, and the events acted on there (one is not "often"). */
+  venue: Map<string, { w: number; name: string; events: Set<string>; title: string }>;
   neighbourhood: Map<string, number>;
+  /** Per neighbourhood, the events acted on there and the title of the first. */
+  neighbourhoodEvents: Map<string, { events: Set<string>; title: string }>;
   hours: number[];
   days: number[];
   home: { lat: number; lng: number } | null;
@@ -106,7 +109,7 @@ export interface Profile {
 
 /** Sums the actions into tastes, newer ones weighing more. */
 export function buildProfile(signals: readonly Signal[], now: number, utcOffsetMin: number): Profile {
-  const p: Profile = { total: 0, category: new Map(), venue: new Map(), neighbourhood: new Map(), hours: [0, 0, 0, 0, 0, 0], days: [0, 0, 0, 0, 0, 0, 0], home: null, items: new Map(), series: new Map() };
+  const p: Profile = { total: 0, category: new Map(), venue: new Map(), neighbourhood: new Map(), neighbourhoodEvents: new Map(), hours: [0, 0, 0, 0, 0, 0], days: [0, 0, 0, 0, 0, 0, 0], home: null, items: new Map(), series: new Map() };
   let lat = 0;
   let lng = 0;
   let geoW = 0;
@@ -119,10 +122,14 @@ export function buildProfile(signals: readonly Signal[], now: number, utcOffsetM
     const v = lc(e.venue);
     if (v) {
       const cur = p.venue.get(v);
-      p.venue.set(v, { w: (cur?.w ?? 0) + w, name: cur?.name ?? e.venue });
+      p.venue.set(v, { w: (cur?.w ?? 0) + w, name: cur?.name ?? e.venue, events: (cur?.events ?? new Set()).add(e.id), title: cur?.title ?? e.title });
     }
     const n = e.neighbourhood;
-    if (n) p.neighbourhood.set(n, (p.neighbourhood.get(n) ?? 0) + w);
+    if (n) {
+      p.neighbourhood.set(n, (p.neighbourhood.get(n) ?? 0) + w);
+      const cur = p.neighbourhoodEvents.get(n);
+      p.neighbourhoodEvents.set(n, { events: (cur?.events ?? new Set()).add(e.id), title: cur?.title ?? e.title });
+    }
     // When they go out: the events they committed to (not ones merely looked at).
     if (s.kind !== 'view' && s.kind !== 'click') {
       p.hours[hourBucket(e.start, utcOffsetMin)]! += w;
@@ -212,10 +219,12 @@ export function rank(input: RankInput): Ranked[] {
       if (ser) parts.push({ key: 'series', value: 1, reason: `Because you ${verb(ser.kind)} ${ser.title}` });
       if (maxCat > 0) parts.push({ key: 'category', value: (profile.category.get(e.category) ?? 0) / maxCat, reason: `Because you like ${e.category} events` });
       const venue = profile.venue.get(lc(e.venue));
-      if (venue && maxVenue > 0) parts.push({ key: 'venue', value: venue.w / maxVenue, reason: `You often go to ${venue.name}` });
+      // "Often" only of more than one event; one is named.
+      if (venue && maxVenue > 0) parts.push({ key: 'venue', value: venue.w / maxVenue, reason: venue.events.size > 1 ? `You often go to ${venue.name}` : `At ${venue.name}, like ${venue.title}` });
       if (e.neighbourhood && maxNbhd > 0) {
         const nv = profile.neighbourhood.get(e.neighbourhood) ?? 0;
-        if (nv > 0) parts.push({ key: 'neighbourhood', value: nv / maxNbhd, reason: `You often go out in ${e.neighbourhood}` });
+        const there = profile.neighbourhoodEvents.get(e.neighbourhood);
+        if (nv > 0 && there) parts.push({ key: 'neighbourhood', value: nv / maxNbhd, reason: there.events.size > 1 ? `You often go out in ${e.neighbourhood}` : `In ${e.neighbourhood}, like ${there.title}` });
       }
       if (hourSum > 0 && daySum > 0) {
         const h = (profile.hours[hourBucket(e.start, utcOffsetMin)]! / hourSum) * 6;
