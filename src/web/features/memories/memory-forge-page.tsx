@@ -1,5 +1,6 @@
 import { Eye, Hammer, Heart, ListPlus, RotateCcw } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { useDraft } from '../../lib/use-draft.ts';
 import { useLocation } from 'wouter';
 import {
   FORGE_FAILED_FALLBACK,
@@ -136,7 +137,8 @@ function Gallery() {
 /** /memory-forge: turns a place memory into a geosymbol (spec sections 2 and 5), with the community gallery. */
 export default function MemoryForgePage() {
   const id = useId();
-  const [form, setForm] = useState(EMPTY);
+  // Kept as a draft: leaving the page or reloading it does not lose a memory being written.
+  const [form, setForm, clearForm] = useDraft('memory-forge', EMPTY);
   const [missing, setMissing] = useState(false);
   const [result, setResult] = useState<Geosymbol | null>(null);
   const forge = useForgeMemory();
@@ -151,14 +153,17 @@ export default function MemoryForgePage() {
     }
     setMissing(false);
     forge.mutate(form, {
-      onSuccess: (res) => setResult(res.geoSymbol),
+      onSuccess: (res) => {
+        setResult(res.geoSymbol);
+        clearForm();
+      },
       onError: (err) => toast({ title: FORGE_FAILED_TITLE, description: serverMessage(err) ?? FORGE_FAILED_FALLBACK, variant: 'destructive' }),
     });
   }
 
   function reset() {
     setResult(null);
-    setForm(EMPTY);
+    clearForm();
     setMissing(false);
   }
 

@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
+import { useDraft } from '../../lib/use-draft.ts';
 import { CATEGORY_LABELS, STORY_AUTHOR_MAX, STORY_CATEGORIES, STORY_CONTENT_MAX, STORY_TITLE_MAX, type StoryCategory } from '../../../contract/stories.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -15,7 +16,8 @@ const EMPTY = { title: '', author: '', category: 'community' as StoryCategory, c
  * title, content and author are filled. A successful submit closes it, clears it and refreshes the list.
  */
 export function ShareStoryDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const [form, setForm] = useState(EMPTY);
+  // Kept as a draft: closing the dialog, leaving or reloading does not lose a story being written.
+  const [form, setForm, clearForm] = useDraft('share-story', EMPTY);
   const share = useShareStory();
   const id = useId();
   const ready = form.title.trim() !== '' && form.content.trim() !== '' && form.author.trim() !== '';
@@ -26,7 +28,7 @@ export function ShareStoryDialog({ open, onOpenChange }: { open: boolean; onOpen
     if (!ready || share.isPending) return;
     share.mutate(form, {
       onSuccess: (res) => {
-        setForm(EMPTY);
+        clearForm();
         onOpenChange(false);
         toast({ title: 'Story Shared!', description: res.pointsEarned > 0 ? `+${res.pointsEarned} points for sharing your story` : (res.message ?? 'Thank you for sharing your story') });
       },
