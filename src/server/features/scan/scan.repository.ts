@@ -81,7 +81,7 @@ export function createScanRepository(db: Db) {
 
     async findEvent(id: string) {
       const [row] = await db
-        .select({ id: events.id, title: events.title, startDate: events.startDate, endDate: events.endDate, venueName: events.venueName, category: events.category, status: events.status })
+        .select({ id: events.id, title: events.title, startDate: events.startDate, endDate: events.endDate, venueName: events.venueName, category: events.category, status: events.status, price: events.price, isFree: events.isFree })
         .from(events)
         .where(eq(events.id, id));
       return row ?? null;

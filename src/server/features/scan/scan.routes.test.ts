@@ -39,6 +39,7 @@ beforeAll(async () => {
         name: 'Neighbourhood Clean-up Day',
         startDate: '2026-11-28T10:00:00-08:00',
         location: { '@type': 'Place', name: 'Laurelhurst Park', address: 'SE Cesar E Chavez Blvd, Portland' },
+        offers: { '@type': 'Offer', price: '3.00', priceCurrency: 'USD' },
       })}</script></head><body></body></html>`,
       'text/html',
     ),
@@ -217,6 +218,8 @@ describe('POST /api/scan/flyer: events and points', () => {
     const res = await scanText(cookie, 'CLEAN UP!\nbring gloves', { qr: pages.url('/event.html') });
     expect(res.statusCode).toBe(200);
     expect(res.json().result).toMatchObject({ pointsEarned: expect.any(Number), event: { title: 'Neighbourhood Clean-up Day', startDate: '2026-11-28T18:00:00.000Z', isNew: true } });
+    // What the result shows is the event as stored from the page, not the photo's words.
+    expect(res.json().extracted).toMatchObject({ title: 'Neighbourhood Clean-up Day', startDate: '2026-11-28T18:00:00.000Z', venue: 'Laurelhurst Park', price: 3, isFree: false, text: 'CLEAN UP!\nbring gloves' });
     const [e] = await queryRows<{ status: string; contributed_by: string }>(t.database.db, sql`select status, contributed_by from events where id = ${res.json().result.event.id}`);
     expect(e).toEqual({ status: 'pending', contributed_by: user.id });
     expect((await ledger(user.id)).filter((a) => a.activity_type === 'flyer_scan')).toHaveLength(1);

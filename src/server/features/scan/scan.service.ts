@@ -256,7 +256,11 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
         });
         if (imported) {
           const extra = await db.transaction((tx) => recordFor(x.title ?? 'an event', false)(tx, { eventId: imported.eventId, isNew: imported.created }));
-          return finish(userId, scanId, { eventId: imported.eventId, isNew: imported.created, extra }, { ...extraction, url: extraction.url ?? code });
+          // What the result shows (and a correction starts from) is the event as stored from the
+          // code's page, not the photo's words it replaced.
+          const e = await repo.findEvent(imported.eventId);
+          const stored = e ? { title: e.title, startDate: e.startDate.toISOString(), endDate: e.endDate.toISOString(), venue: e.venueName || null, price: e.price === null ? null : Number(e.price), isFree: e.isFree } : {};
+          return finish(userId, scanId, { eventId: imported.eventId, isNew: imported.created, extra }, { ...extraction, ...stored, url: extraction.url ?? code });
         }
       }
 
