@@ -276,3 +276,16 @@ test('Discover and the event page have no serious or critical accessibility viol
   expect(await serious()).toEqual([]);
   await context.close();
 });
+
+test('a member sends an event page by its link: the server reads it and answers in the dialog', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Add an event' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add an event' });
+  // A loopback address: this server fetches public pages only, and says so in words.
+  await dialog.getByLabel('Link to the event').fill('http://127.0.0.1:9/event.html');
+  await dialog.getByRole('button', { name: 'Send for review' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('is not a public address');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+

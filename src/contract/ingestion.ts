@@ -148,3 +148,7 @@ export const ClassifyBody = z.object({
 export const ClassifyResponse = z.array(z.object({ category: z.string(), confidence: z.number() }));
 
 export const ImportUrlBody = z.object({ url: z.url('url must be a http(s) URL').max(2000) });
+/** POST /api/events/import-url: 201 a new contribution waiting for review, 200 an event Townbeat already has. */
+export const ImportUrlCreated = z.object({ eventId: z.string(), status: z.literal('pending'), message: z.string() });
+export const ImportUrlExisting = z.object({ eventId: z.string(), status: z.literal('existing'), message: z.string() });
+export type ImportUrlResponse = z.infer<typeof ImportUrlCreated> | z.infer<typeof ImportUrlExisting>;

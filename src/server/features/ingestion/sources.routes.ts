@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ImportUrlBody, ClassifyBody, MAX_CSV_UPLOAD_BYTES, ClassifyResponse, RemoveHeldResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
+import { ImportUrlBody, ImportUrlCreated, ImportUrlExisting, ClassifyBody, MAX_CSV_UPLOAD_BYTES, ClassifyResponse, RemoveHeldResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { IngestionService } from './ingestion.service.ts';
 import { toSourceResponse, toSourceRunResponse } from './sources.mapper.ts';
@@ -60,7 +60,7 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
   r.post(
     '/api/events/import-url',
     {
-      schema: { body: ImportUrlBody, response: { 201: z.object({ eventId: z.string(), status: z.literal('pending'), message: z.string() }), 200: z.object({ eventId: z.string(), status: z.literal('existing'), message: z.string() }) } },
+      schema: { body: ImportUrlBody, response: { 201: ImportUrlCreated, 200: ImportUrlExisting } },
       config: { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } },
     },
     async (req, reply) => {

@@ -1,10 +1,11 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { LayoutGrid, List, Loader2, QrCode, RefreshCw, SearchX, SlidersHorizontal, X } from 'lucide-react';
+import { LayoutGrid, List, Loader2, Plus, QrCode, RefreshCw, SearchX, SlidersHorizontal, X } from 'lucide-react';
 import { lazy, Suspense, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { SORTS, type SortBy } from '../../../contract/events.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
 import { useRealtimeState } from '../../lib/use-realtime.ts';
+import { AddEventDialog } from '../events/add-event-dialog.tsx';
 import { EventCard, EventCardSkeleton } from '../events/event-card.tsx';
 import { useCityConfig } from '../events/events.queries.ts';
 import { useEventFacets, useEventList, useEventStats, useRecommendedEvents } from './discover.queries.ts';
@@ -125,6 +126,7 @@ export default function DiscoverPage() {
   const position = useVisitorPosition(filters.radius !== null || filters.sortBy === 'distance');
   const [sheetOpen, setSheetOpen] = useState(false);
   const [qrOpen, setQrOpen] = useState(false);
+  const [addOpen, setAddOpen] = useState(false);
   // Once the person presses anything in the main column, nothing new may push it down.
   const [using, setUsing] = useState(false);
 
@@ -201,6 +203,13 @@ export default function DiscoverPage() {
                 <QrCode className="h-4 w-4" aria-hidden />
                 Scan QR
               </Button>
+              {user && (
+                // A member's way to add an event no source lists: its page's link, checked by an admin.
+                <Button variant="outline" onClick={() => setAddOpen(true)} aria-haspopup="dialog">
+                  <Plus className="h-4 w-4" aria-hidden />
+                  Add an event
+                </Button>
+              )}
               <Button variant="outline" className="lg:hidden" onClick={() => setSheetOpen(true)} aria-haspopup="dialog">
                 <SlidersHorizontal className="h-4 w-4" aria-hidden />
                 Filters
@@ -286,6 +295,7 @@ export default function DiscoverPage() {
       <FiltersSheet open={sheetOpen} onOpenChange={setSheetOpen} total={total} totalText={totalText}>
         {panel}
       </FiltersSheet>
+      {user && <AddEventDialog open={addOpen} onOpenChange={setAddOpen} />}
       {qrOpen && (
         <Suspense fallback={null}>
           <QrScannerModal open={qrOpen} onOpenChange={setQrOpen} />
