@@ -143,6 +143,15 @@ function EventPageSkeleton() {
   );
 }
 
+/** The visitor's own time zone, as the browser says. */
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** A zone's short name as people read it ('PST', 'PDT'), else its id. */
+function zoneName(timeZone: string, locale: string | undefined): string {
+  const part = new Intl.DateTimeFormat(locale ?? 'en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
+  return part?.value ?? timeZone;
+}
+
 const factLabel = 'flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground';
 
 /** Back to the Discover list the visitor came from, its filters kept. */
@@ -200,6 +209,7 @@ export default function EventPage() {
   const locale = config?.city.locale;
   const when = formatEventWhen(event, tz, locale);
   const until = formatEventEnd(event, tz, locale);
+  const elsewhere = browserTimeZone() !== tz;
   const hasPosition = event.lat !== null && event.lng !== null;
 
   return (
@@ -285,6 +295,12 @@ export default function EventPage() {
                     {' – '}
                     <time dateTime={event.endDate}>{until}</time>
                   </>
+                )}
+                {elsewhere && (
+                  // Times are the city's, whatever the visitor's clock says: said when the two differ.
+                  <span className="block text-sm text-muted-foreground" data-testid="city-time">
+                    {config?.city.name ?? 'Local'} time ({zoneName(tz, locale)})
+                  </span>
                 )}
                 {event.dates.length > 1 && <SeriesDates event={event} timeZone={tz} locale={locale} />}
               </dd>
