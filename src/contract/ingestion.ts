@@ -150,5 +150,6 @@ export const ClassifyResponse = z.array(z.object({ category: z.string(), confide
 export const ImportUrlBody = z.object({ url: z.url('url must be a http(s) URL').max(2000) });
 /** POST /api/events/import-url: 201 a new contribution waiting for review, 200 an event Townbeat already has. */
 export const ImportUrlCreated = z.object({ eventId: z.string(), status: z.literal('pending'), message: z.string() });
-export const ImportUrlExisting = z.object({ eventId: z.string(), status: z.literal('existing'), message: z.string() });
+/** `eventId` only when the member may open its page (listed, or their own still in review). */
+export const ImportUrlExisting = z.object({ eventId: z.string().nullable(), status: z.literal('existing'), message: z.string() });
 export type ImportUrlResponse = z.infer<typeof ImportUrlCreated> | z.infer<typeof ImportUrlExisting>;

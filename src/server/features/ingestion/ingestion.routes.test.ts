@@ -378,12 +378,15 @@ describe('POST /api/events/import-url', () => {
     expect(new Date(row!.start_date).toISOString()).toBe('2026-11-28T18:00:00.000Z');
     const again = await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie);
     expect(again.statusCode).toBe(200);
-    // Said as it is: waiting for review, then listed, then (another time) turned down.
-    expect(again.json()).toEqual({ status: 'existing', eventId: res.json().eventId, message: 'This event was already sent: it is waiting for review' });
+    // Said as it is, with the event's id only where its page is the member's to open.
+    expect(again.json()).toEqual({ status: 'existing', eventId: res.json().eventId, message: 'You sent this event already: it is waiting for review' });
+    const other = await signupUser(t.app);
+    const send = async (cookie: string) => (await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, cookie)).json();
+    expect(await send(other.cookie)).toEqual({ status: 'existing', eventId: null, message: 'Townbeat already has this event: it is waiting for review' });
     await t.database.db.execute(sql`update events set status = 'approved' where id = ${res.json().eventId}`);
-    expect((await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie)).json().message).toBe('This event is already listed on Townbeat');
+    expect(await send(other.cookie)).toEqual({ status: 'existing', eventId: res.json().eventId, message: 'This event is already listed on Townbeat' });
     await t.database.db.execute(sql`update events set status = 'rejected' where id = ${res.json().eventId}`);
-    expect((await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie)).json().message).toBe('This event was reviewed before and is not listed');
+    expect(await send(member.cookie)).toEqual({ status: 'existing', eventId: null, message: 'This event was reviewed before and is not listed' });
   });
 
   it('says plainly when the page holds no event, and needs sign-in', async () => {

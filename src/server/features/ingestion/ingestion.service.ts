@@ -352,12 +352,12 @@ export function createIngestionService(deps: {
     now: Date,
     logContext: object,
     within?: (tx: Db, r: { eventId: string; isNew: boolean }) => Promise<T>,
-  ): Promise<{ eventId: string; isNew: boolean; status: NearbyEvent['status']; extra: T | undefined }> {
+  ): Promise<{ eventId: string; isNew: boolean; status: NearbyEvent['status']; contributedBy: string | null; extra: T | undefined }> {
     const compared = (await repo.eventsInWindows(slotWindows([n], () => false))).map((e) => ({ e, c: compareEvents(n, { ...e, start: e.startDate }) }));
     const same = compared.find((x) => x.c.verdict === 'same');
     if (same) {
       const r = { eventId: same.e.id, isNew: false };
-      return { ...r, status: same.e.status, extra: within ? await db.transaction((tx) => within(tx, r)) : undefined };
+      return { ...r, status: same.e.status, contributedBy: same.e.contributedBy, extra: within ? await db.transaction((tx) => within(tx, r)) : undefined };
     }
     // Before the transaction: a model request must not hold it open.
     const c = (await classifyWithLlm([classifierInput(n)], { llm, log: withContext(logContext) }))[0]!;
@@ -375,7 +375,7 @@ export function createIngestionService(deps: {
       await createDuplicatesRepository(tx).insertPairs(pairs, now);
       return within ? within(tx, { eventId: id, isNew: true }) : undefined;
     });
-    return { eventId: id, isNew: true, status: 'pending', extra };
+    return { eventId: id, isNew: true, status: 'pending', contributedBy: userId, extra };
   }
 
   /**
@@ -388,13 +388,27 @@ export function createIngestionService(deps: {
     userId: string,
     link: ContributionLink,
     within?: (tx: Db, r: { eventId: string; isNew: boolean }) => Promise<T>,
-  ): Promise<{ eventId: string; isNew: boolean; status: NearbyEvent['status']; extra: T | undefined }> {
+  ): Promise<{ eventId: string; isNew: boolean; status: NearbyEvent['status']; contributedBy: string | null; extra: T | undefined }> {
     const now = clock.now();
     const venueRows = await repo.allVenues();
     const n = normalise(candidate, { city, now, venues: knownVenues(venueRows) });
     if (typeof n === 'string') throw new NotContributable(n);
     if (n.cancelled) throw new NotContributable('cancelled');
     return contributeItem(n, userId, link, venueRows, now, { contribute: link.name }, within);
+  }
+
+  /** The event on a member's link (a page's schema.org Event data, or an .ics): matched with one Townbeat has, or sent to review. */
+  async function importFromUrl(url: string, userId: string) {
+    const now = clock.now();
+    const venueRows = await repo.allVenues();
+    const venues = knownVenues(venueRows);
+    const items = (await readUrl(url, now))
+      .map((c) => normalise(c, { city, now, venues }))
+      .filter((n): n is NormalisedEvent => typeof n !== 'string' && !n.cancelled)
+      .sort((a, b) => a.start.getTime() - b.start.getTime());
+    const n = items[0];
+    if (!n) throw invalid('url: no upcoming event was found at that address');
+    return contributeItem(n, userId, { url: n.url ?? url, name: 'Contributed by a member' }, venueRows, now, { importUrl: url });
   }
 
   return {
@@ -410,18 +424,19 @@ export function createIngestionService(deps: {
      * A member's contribution: the event at a URL (a page with schema.org Event data, or an
      * .ics link) enters the review queue as theirs; an event already listed is answered as is.
      */
-    async importUrl(url: string, userId: string): Promise<{ eventId: string; created: boolean; status: NearbyEvent['status'] }> {
-      const now = clock.now();
-      const venueRows = await repo.allVenues();
-      const venues = knownVenues(venueRows);
-      const items = (await readUrl(url, now))
-        .map((c) => normalise(c, { city, now, venues }))
-        .filter((n): n is NormalisedEvent => typeof n !== 'string' && !n.cancelled)
-        .sort((a, b) => a.start.getTime() - b.start.getTime());
-      const n = items[0];
-      if (!n) throw invalid('url: no upcoming event was found at that address');
-      const { eventId, isNew, status } = await contributeItem(n, userId, { url: n.url ?? url, name: 'Contributed by a member' }, venueRows, now, { importUrl: url });
-      return { eventId, created: isNew, status };
+    importFromUrl,
+
+    /**
+     * A member's link to an event page: the event goes to review, or the member hears where the
+     * event Townbeat already has stands, with its id only when its page is theirs to open.
+     */
+    async importUrl(url: string, userId: string): Promise<{ eventId: string | null; created: boolean; message: string }> {
+      const { eventId, isNew, status, contributedBy } = await importFromUrl(url, userId);
+      if (isNew) return { eventId, created: true, message: 'Thanks! Your event was sent for review' };
+      const theirs = contributedBy === userId;
+      if (status === 'approved') return { eventId, created: false, message: 'This event is already listed on Townbeat' };
+      if (status === 'pending') return { eventId: theirs ? eventId : null, created: false, message: theirs ? 'You sent this event already: it is waiting for review' : 'Townbeat already has this event: it is waiting for review' };
+      return { eventId: null, created: false, message: 'This event was reviewed before and is not listed' };
     },
 
     contribute,

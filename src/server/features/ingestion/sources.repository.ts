@@ -162,6 +162,8 @@ export interface NearbyEvent {
   url: string | null;
   /** Whether it is listed (approved), waits for review, or was turned down. */
   status: 'pending' | 'approved' | 'rejected';
+  /** The member who contributed it, for a contribution. */
+  contributedBy: string | null;
 }
 export type NewSource = typeof sources.$inferInsert;
 
@@ -293,12 +295,13 @@ export function createSourcesRepository(db: Db) {
         geo_approx: boolean;
         source_url: string | null;
         status: 'pending' | 'approved' | 'rejected' | 'merged';
+        contributed_by: string | null;
         listed: boolean;
       }>(
         db,
         // Listed is answered per row, not filtered in SQL: a filter on gone_at lets the planner
         // prefer the partial indexes of lists over the start-date ranges (seen: 30x slower).
-        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx, e.source_url, e.status,
+        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx, e.source_url, e.status, e.contributed_by,
           (e.status <> 'merged' and e.gone_at is null) as listed
         from ${events} e
         join unnest(${sql.param(windows.map((w) => w.from.toISOString()))}::timestamptz[], ${sql.param(windows.map((w) => w.to.toISOString()))}::timestamptz[]) as w(f, t)
@@ -316,6 +319,7 @@ export function createSourcesRepository(db: Db) {
         geoApprox: r.geo_approx,
         url: r.source_url,
         status: r.status,
+        contributedBy: r.contributed_by,
       }));
     },
     allVenues: () => db.select().from(venues),

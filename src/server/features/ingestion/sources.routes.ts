@@ -50,13 +50,6 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
     deps.ingestion.classify(req.body.events.map((e) => ({ title: e.title, description: e.description }))),
   );
 
-  /** What a member hears of an import that matched an event Townbeat already has. */
-  const EXISTING_MESSAGE = {
-    approved: 'This event is already listed on Townbeat',
-    pending: 'This event was already sent: it is waiting for review',
-    rejected: 'This event was reviewed before and is not listed',
-  } as const;
-
   r.post(
     '/api/events/import-url',
     {
@@ -65,9 +58,9 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
     },
     async (req, reply) => {
       const user = signedIn(req);
-      const { eventId, created, status } = await deps.ingestion.importUrl(req.body.url, user.id);
-      if (!created) return reply.status(200).send({ eventId, status: 'existing' as const, message: EXISTING_MESSAGE[status] });
-      return reply.status(201).send({ eventId, status: 'pending' as const, message: 'Thanks! Your event was sent for review' });
+      const { eventId, created, message } = await deps.ingestion.importUrl(req.body.url, user.id);
+      if (!created || eventId === null) return reply.status(200).send({ eventId, status: 'existing' as const, message });
+      return reply.status(201).send({ eventId, status: 'pending' as const, message });
     },
   );
 }

@@ -250,17 +250,17 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
       if (WEB_URL.test(code)) {
         // The code's page (schema.org Event data or an .ics) says more than the photo's text;
         // when it has no event, the text is read instead.
-        const imported = await deps.ingestion.importUrl(code, userId).catch((err: unknown) => {
+        const imported = await deps.ingestion.importFromUrl(code, userId).catch((err: unknown) => {
           if (err instanceof AppError && err.status === 400) return null;
           throw err;
         });
         if (imported) {
-          const extra = await db.transaction((tx) => recordFor(x.title ?? 'an event', false)(tx, { eventId: imported.eventId, isNew: imported.created }));
+          const extra = await db.transaction((tx) => recordFor(x.title ?? 'an event', false)(tx, { eventId: imported.eventId, isNew: imported.isNew }));
           // What the result shows (and a correction starts from) is the event as stored from the
           // code's page, not the photo's words it replaced.
           const e = await repo.findEvent(imported.eventId);
           const stored = e ? { title: e.title, startDate: e.startDate.toISOString(), endDate: e.endDate.toISOString(), venue: e.venueName || null, price: e.price === null ? null : Number(e.price), isFree: e.isFree } : {};
-          return finish(userId, scanId, { eventId: imported.eventId, isNew: imported.created, extra }, { ...extraction, ...stored, url: extraction.url ?? code });
+          return finish(userId, scanId, { eventId: imported.eventId, isNew: imported.isNew, extra }, { ...extraction, ...stored, url: extraction.url ?? code });
         }
       }
 

@@ -29,10 +29,16 @@ describe('AddEventDialog', () => {
     expect(bodies).toEqual([{ url: 'https://venue.example/events/winter-fair' }]);
   });
 
+  it('gives no way to a page the member may not open (another member’s event in review)', async () => {
+    stubFetch((url) => (url.pathname === '/api/events/import-url' ? json({ eventId: null, status: 'existing', message: 'Townbeat already has this event: it is waiting for review' }) : undefined));
+    renderApp(<AddEventDialog open onOpenChange={() => {}} />, { user: buildUser() });
+    send('https://venue.example/events/winter-fair');
+    expect((await screen.findByTestId('add-event-answer')).textContent).toBe('Townbeat already has this event: it is waiting for review');
+    expect(screen.queryByRole('link', { name: 'View event page' })).toBeNull();
+  });
+
   it("shows the server's reason when the page holds no event", async () => {
-    stubFetch((url) =>
-      url.pathname === '/api/events/import-url' ? json({ code: 'invalid', message: 'url: no upcoming event was found at that address', issues: [{ path: 'url', message: 'no upcoming event was found at that address' }] }, { status: 400 }) : undefined,
-    );
+    stubFetch((url) => (url.pathname === '/api/events/import-url' ? json({ code: 'invalid', message: 'url: no upcoming event was found at that address' }, { status: 400 }) : undefined));
     renderApp(<AddEventDialog open onOpenChange={() => {}} />, { user: buildUser() });
     send('https://venue.example/about');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('url: no upcoming event was found at that address'));

@@ -73,10 +73,12 @@ export function AddEventDialog({ open, onOpenChange }: { open: boolean; onOpenCh
         {answer && (
           <div role="status" data-testid="add-event-answer" className="rounded-lg border border-success/40 bg-success-soft p-3 text-sm">
             <p className="font-medium">{answer.message}</p>
-            <Link href={`/events/${answer.eventId}`} onClick={() => close(false)} className="mt-1 inline-flex min-h-11 items-center gap-2 font-semibold text-primary underline-offset-4 hover:underline">
-              View event page
-              <ExternalLink className="h-4 w-4" aria-hidden />
-            </Link>
+            {answer.eventId && (
+              <Link href={`/events/${answer.eventId}`} onClick={() => close(false)} className="mt-1 inline-flex min-h-11 items-center gap-2 font-semibold text-primary underline-offset-4 hover:underline">
+                View event page
+                <ExternalLink className="h-4 w-4" aria-hidden />
+              </Link>
+            )}
           </div>
         )}
         <div className="flex justify-end gap-2">

@@ -44,6 +44,7 @@ const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   geoApprox: false,
   url: null,
   status: 'approved',
+  contributedBy: null,
   ...over,
 });
 const state = (over: Partial<RunState> = {}): RunState => ({
