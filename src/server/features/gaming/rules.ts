@@ -24,7 +24,7 @@ export const RULES = {
   discovered: rule({ activityType: 'discovered', label: 'discovering an event', points: 5, dailyCap: null, clientReportable: false, oncePerTarget: true }),
   /** Paid only by POST /api/ar/discover for a session that found real upcoming events. */
   ar: rule({ activityType: 'ar', label: 'an AR interaction', points: 5, dailyCap: 10, clientReportable: false, oncePerTarget: false }),
-  flyer_scan: rule({ activityType: 'flyer_scan', label: 'scanning a flyer', points: 10, dailyCap: 5, clientReportable: false, oncePerTarget: false }),
+  flyer_scan: rule({ activityType: 'flyer_scan', label: 'scanning a flyer', points: 10, dailyCap: 5, clientReportable: false, oncePerTarget: true }),
   story_shared: rule({ activityType: 'story_shared', label: 'sharing a story', points: 20, dailyCap: 3, clientReportable: false, oncePerTarget: false }),
   quest_node: rule({ activityType: 'quest_node', label: 'completing a quest node', points: null, dailyCap: null, clientReportable: false, oncePerTarget: true }),
   check_in: rule({ activityType: 'check_in', label: 'checking in at an event', points: 25, dailyCap: null, clientReportable: false, oncePerTarget: true }),

@@ -187,6 +187,8 @@ describe('POST /api/scan/flyer: events and points', () => {
     expect((await ledger(user.id)).map((a) => a.activity_type)).toEqual(['flyer_scan']);
     const hunter = ((await get('/api/scan/challenges', cookie)).json() as { id: string; progress: number }[]).find((c) => c.id === 'flyer_hunter');
     expect(hunter).toMatchObject({ progress: 1 });
+    // The page's tiles agree: three scans, one flyer this week.
+    expect((await get('/api/scan/history', cookie)).json()).toMatchObject({ scanCount: 3, stats: { thisWeek: 1 } });
     // Another member scanning the same flyer earns their own points.
     expect((await scanText((await newUser(t.app)).cookie, flyer('Winter Jazz Night'))).json().result.pointsEarned).toBe(10);
   });

@@ -328,7 +328,8 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
       const now = clock.now();
       const [scanCount, thisWeek, totalPointsEarned, badges] = await Promise.all([
         repo.countByUser(userId),
-        repo.countByUser(userId, startOfLocalWeek(now, timeZone)),
+        // Flyers of different events, as Flyer Hunter counts them.
+        repo.countEventsByUser(userId, startOfLocalWeek(now, timeZone)),
         repo.sumPoints(userId, [RULES.flyer_scan.activityType, RULES.scan_challenge.activityType]),
         createGamingRepository(db).findBadges(userId),
       ]);
