@@ -70,10 +70,10 @@ function Count({ value, loading, estimated = false }: { value: number | undefine
   );
 }
 
-/** While the city's source types load: none known yet (the selected ones still show). */
 /** A custom range's day ('2026-12-05') as 'Dec 5'. */
 const dayLabel = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
+/** While the city's source types load: none known yet (the selected ones still show). */
 const NO_FACETS: EventFacets = { categories: [], sourceTypes: [], total: 0, estimated: false };
 
 const boxRow = 'flex min-h-11 cursor-pointer items-center gap-3 rounded-md px-2 text-sm hover:bg-muted';

@@ -59,7 +59,8 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Zebra Jazz Quartet' })).toBeTruthy();
     expect(screen.queryByTestId('not-listed')).toBeNull();
     // The times are Portland's: said, since this test's clock is elsewhere (UTC).
-    if (Intl.DateTimeFormat().resolvedOptions().timeZone !== 'America/Los_Angeles') expect(screen.getByTestId('city-time').textContent).toMatch(/^Portland time \(P[SD]T\)$/);
+    // Its zone's name on the event's own date (buildDetail: late November, standard time).
+    if (Intl.DateTimeFormat().resolvedOptions().timeZone !== 'America/Los_Angeles') expect(screen.getByTestId('city-time').textContent).toBe('Portland time (PST)');
     else expect(screen.queryByTestId('city-time')).toBeNull();
     expect(screen.getByText('Sat, Nov 28 · 7:00 PM')).toBeTruthy();
     expect(screen.getByText('9:00 PM')).toBeTruthy();
@@ -191,12 +192,28 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(screen.getByRole('link', { name: 'Back to Discover' }).getAttribute('href')).toBe('/');
   });
 
-  it('says an event waiting for review is not listed yet, and nothing of the kind for a listed one', async () => {
+  it("names the city's zone as it is on the event's date: daylight time in July, whatever today is", async () => {
+    const e = buildDetail({ title: 'Summer Concert', startDate: '2027-07-10T02:00:00.000Z', endDate: '2027-07-10T04:00:00.000Z' });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    renderApp(page, { path: `/events/${e.id}` });
+    await screen.findByRole('heading', { name: 'Summer Concert' });
+    if (Intl.DateTimeFormat().resolvedOptions().timeZone !== 'America/Los_Angeles') expect(screen.getByTestId('city-time').textContent).toBe('Portland time (PDT)');
+    else expect(screen.queryByTestId('city-time')).toBeNull();
+  });
+
+  it('says an event waiting for review or turned down is not listed', async () => {
     const e = buildDetail({ title: 'Sellwood Harvest Fair', status: 'pending' });
     stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
     renderApp(page, { path: `/events/${e.id}`, user: buildUser() });
     const note = await screen.findByTestId('not-listed');
     expect(note.textContent).toBe('Waiting for reviewThis event is not listed yet: only you and the admins can see this page until an admin approves it.');
+  });
+
+  it('tells an admin a turned-down event is not listed', async () => {
+    const e = buildDetail({ title: 'Spam Night', status: 'rejected' });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    renderApp(page, { path: `/events/${e.id}`, user: buildUser({ role: 'admin' }) });
+    expect((await screen.findByTestId('not-listed')).textContent).toBe('Not listedAn admin turned this event down in review: only admins can see this page.');
   });
 
   it('leads back to the Discover list the visitor came from, its filters kept', async () => {

@@ -146,9 +146,9 @@ function EventPageSkeleton() {
 /** The visitor's own time zone, as the browser says. */
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/** A zone's short name as people read it ('PST', 'PDT'), else its id. */
-function zoneName(timeZone: string, locale: string | undefined): string {
-  const part = new Intl.DateTimeFormat(locale ?? 'en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
+/** A zone's short name at a moment as people read it ('PST' in winter, 'PDT' in summer), else its id. */
+function zoneName(timeZone: string, at: Date, locale: string | undefined): string {
+  const part = new Intl.DateTimeFormat(locale ?? 'en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }
 
@@ -296,10 +296,10 @@ export default function EventPage() {
                     <time dateTime={event.endDate}>{until}</time>
                   </>
                 )}
-                {elsewhere && (
+                {config && elsewhere && (
                   // Times are the city's, whatever the visitor's clock says: said when the two differ.
                   <span className="block text-sm text-muted-foreground" data-testid="city-time">
-                    {config?.city.name ?? 'Local'} time ({zoneName(tz, locale)})
+                    {config.city.name} time ({zoneName(tz, new Date(event.startDate), locale)})
                   </span>
                 )}
                 {event.dates.length > 1 && <SeriesDates event={event} timeZone={tz} locale={locale} />}

@@ -108,7 +108,6 @@ function Corrections({ scanId, shown, timeZone, onSaved }: { scanId: string; sho
   );
 }
 
-/** What a scan found: the event it made or matched, what was read, and the corrections form. */
 /** What a scan linked to an event Townbeat already has says of that event. */
 const LINKED = {
   approved: 'Already listed: linked your scan',
@@ -116,6 +115,7 @@ const LINKED = {
   rejected: 'Reviewed before and not listed: linked your scan',
 } as const;
 
+/** What a scan found: the event it made or matched, what was read, and the corrections form. */
 export function ScanResultPanel({ response }: { response: FlyerScanResponse }) {
   const { data: config } = useCityConfig();
   // Until the city's config arrives, dates show in the browser's zone and the form waits.
