@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useDraft } from './use-draft.ts';
+import { clearDrafts, useDraft } from './use-draft.ts';
 
 const EMPTY = { title: '', content: '', votes: 0 };
 
@@ -18,6 +18,14 @@ describe('useDraft', () => {
     expect(again.result.current[0]).toEqual(EMPTY);
     again.unmount();
     expect(renderHook(() => useDraft('story', EMPTY)).result.current[0]).toEqual(EMPTY);
+  });
+
+  it('forgets every draft on sign-out, and nothing else of the tab', () => {
+    sessionStorage.setItem('townbeat:draft:story', JSON.stringify({ title: 'Mine' }));
+    sessionStorage.setItem('townbeat:draft:memory-forge', JSON.stringify({ location: 'Alder St' }));
+    sessionStorage.setItem('townbeat:last-discover', '/?category=Music');
+    clearDrafts();
+    expect(Object.keys(sessionStorage)).toEqual(['townbeat:last-discover']);
   });
 
   it('reads back only the form’s own fields, of their types', () => {

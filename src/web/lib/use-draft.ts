@@ -19,6 +19,15 @@ function read<T extends Record<string, unknown>>(key: string, initial: T): T {
   }
 }
 
+/** Forgets every draft of this tab: on sign-out, so the next person at this computer finds none. */
+export function clearDrafts(): void {
+  try {
+    for (const k of Object.keys(sessionStorage)) if (k.startsWith(PREFIX)) sessionStorage.removeItem(k);
+  } catch {
+    // Storage refused: there are no drafts to forget.
+  }
+}
+
 /** A form's state kept as a draft under `key`; `clear` sets it back to `initial` (a constant) and forgets the draft. */
 export function useDraft<T extends Record<string, unknown>>(key: string, initial: T): [T, (next: T | ((prev: T) => T)) => void, () => void] {
   const [value, setValue] = useState<T>(() => read(key, initial));

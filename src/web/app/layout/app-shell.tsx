@@ -11,6 +11,7 @@ import { OpenAdminDashboardContext } from '../../features/admin/open-admin-dashb
 import { NotificationBell, NotificationCenter, receiveServerNotification } from '../../features/gaming/notifications.tsx';
 import { useRealtime } from '../../lib/use-realtime.ts';
 import { TooltipProvider } from '../../components/ui/tooltip.tsx';
+import { clearDrafts } from '../../lib/use-draft.ts';
 
 export interface NavLink {
   href: string;
@@ -261,6 +262,7 @@ export function AppShell({ children }: { children: ReactNode }) {
                   <Menu.Separator className="my-1 h-px bg-border" />
                   <Menu.Item
                     onSelect={() => {
+                      clearDrafts();
                       window.location.href = '/api/logout';
                     }}
                     className="cursor-pointer rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-muted"
