@@ -223,5 +223,6 @@ export const favorites = pgTable(
     /** Set on a save a merge copied here from the record it merged in: a split takes it back. */
     copiedFrom: uuid('copied_from'),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.eventId] }), index('favorites_event_idx').on(t.eventId)],
+  // copied_from has no foreign key: a split deletes the copies of the records it restores, by id.
+  (t) => [primaryKey({ columns: [t.userId, t.eventId] }), index('favorites_event_idx').on(t.eventId), index('favorites_copied_from_idx').on(t.copiedFrom).where(sql`${t.copiedFrom} is not null`)],
 );

@@ -34,14 +34,18 @@ export function createDuplicatesRepository(db: Db) {
         .where(and(ne(duplicatePairs.status, 'open'), eq(duplicatePairs.kind, 'cross_source'))),
     /** Open proposals whose two events are both still listed on their own (not merged since), most likely first. */
     listOpen: (limit: number) => db.select().from(duplicatePairs).where(stillOpen).orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt)).limit(limit),
-    /** The names of the sources linked to each event, by event id (a member's contribution has none). */
+    /**
+     * The names of the sources listing each event, by event id: its own links and those of the
+     * records merged into it (a member's contribution has none).
+     */
     async sourceNames(eventIds: string[]): Promise<Map<string, string[]>> {
       if (!eventIds.length) return new Map();
       const rows = await queryRows<{ eventId: string; names: string[] }>(
         db,
-        sql`select l.event_id as "eventId", array_agg(distinct s.name order by s.name) as names
-          from ${eventSources} l join ${sources} s on s.id = l.source_id
-          where l.event_id = any(${sql.param(eventIds)}::uuid[]) group by l.event_id`,
+        sql`select coalesce(e.merged_into, e.id) as "eventId", array_agg(distinct s.name order by s.name) as names
+          from ${events} e join ${eventSources} l on l.event_id = e.id join ${sources} s on s.id = l.source_id
+          where e.id = any(${sql.param(eventIds)}::uuid[]) or e.merged_into = any(${sql.param(eventIds)}::uuid[])
+          group by coalesce(e.merged_into, e.id)`,
       );
       return new Map(rows.map((r) => [r.eventId, r.names]));
     },

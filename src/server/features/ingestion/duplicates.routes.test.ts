@@ -153,6 +153,24 @@ describe('possible duplicates for admins', () => {
     expect(list.pairs[0]!.score).toBeCloseTo(0.604, 5);
   });
 
+  it("names on each side the sources of the records merged into it too", async () => {
+    await proposed();
+    type Side = { id: string; sourceNames: string[] };
+    const sides = async () => {
+      const [p] = (await api('GET', '/api/admin/duplicates')).json().pairs as { a: Side; b: Side }[];
+      return [p!.a, p!.b].sort((x, y) => x.sourceNames.join().localeCompare(y.sourceNames.join()));
+    };
+    const [listings, venue] = await sides();
+    expect([listings!.sourceNames, venue!.sourceNames]).toEqual([['Listings'], ['Venue']]);
+    // A third calendar's record of the venue's fair, merged into the venue's listing earlier.
+    const { id: third } = await source('Fairs Calendar', 'b', [{ uid: 'fair@fairs', title: 'Holiday Makers Fair (Saturday)', start: '20261206T100000' }]);
+    const [record] = await queryRows<{ id: string }>(t.database.db, sql`select e.id from events e join event_sources l on l.event_id = e.id where l.source_id = ${third}`);
+    await t.database.db.execute(sql`update events set status = 'merged', merged_into = ${venue!.id} where id = ${record!.id}`);
+    const after = await sides();
+    expect(after.find((x) => x.id === venue!.id)!.sourceNames).toEqual(['Fairs Calendar', 'Venue']);
+    expect(after.find((x) => x.id === listings!.id)!.sourceNames).toEqual(['Listings']);
+  });
+
   it('keeps both listed while they wait, and is for admins only', async () => {
     await proposed();
     expect(await listed()).toEqual(['Holiday Makers Fair', 'Holiday Makers Fair']);
