@@ -7,6 +7,7 @@ import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { stackCell, StackTable } from '../../components/ui/stack-table.tsx';
 import { useAuth } from '../auth/auth.queries.ts';
 import { CategoryChip } from '../events/event-card.tsx';
 import { formatEventWhen, useCityConfig } from '../events/events.queries.ts';
@@ -214,26 +215,13 @@ function ReviewTable() {
       </div>
     );
   } else {
-    // A table from md up; below it each row stacks into a card (explicit roles keep it a table
-    // for screen readers whatever the display).
     body = (
       <div className="rounded-lg border border-border md:overflow-x-auto">
-        <table role="table" className="block w-full text-left text-sm md:table md:min-w-[640px]">
-          <thead role="rowgroup" className="sr-only bg-muted text-xs uppercase tracking-wide text-muted-foreground md:not-sr-only md:table-header-group">
-            <tr role="row">
-              <th role="columnheader" scope="col" className="px-3 py-2">Event</th>
-              <th role="columnheader" scope="col" className="px-3 py-2">Source</th>
-              <th role="columnheader" scope="col" className="px-3 py-2">Category</th>
-              <th role="columnheader" scope="col" className="px-3 py-2">Status</th>
-              <th role="columnheader" scope="col" className="px-3 py-2">Actions</th>
-            </tr>
-          </thead>
-          <tbody role="rowgroup" className="block divide-y divide-border md:table-row-group">
-            {pending.data.events.map((e) => (
-              <ReviewRow key={e.id} event={e} when={formatEventWhen(e, config?.city.timeZone ?? e.timeZone, config?.city.locale)} onEdit={() => setEditing(e)} />
-            ))}
-          </tbody>
-        </table>
+        <StackTable columns={REVIEW_COLUMNS} className="md:min-w-[640px]" headClassName="uppercase tracking-wide">
+          {pending.data.events.map((e) => (
+            <ReviewRow key={e.id} event={e} when={formatEventWhen(e, config?.city.timeZone ?? e.timeZone, config?.city.locale)} onEdit={() => setEditing(e)} />
+          ))}
+        </StackTable>
       </div>
     );
   }
@@ -264,31 +252,32 @@ function ReviewTable() {
   );
 }
 
+const REVIEW_COLUMNS = ['Event', 'Source', 'Category', 'Status', 'Actions'] as const;
+
 function ReviewRow({ event, when, onEdit }: { event: EventSummary; when: string; onEdit: () => void }) {
   const approve = useReviewEvent('approve');
   const reject = useReviewEvent('reject');
   const busy = approve.isPending || reject.isPending;
-  const cell = 'md:table-cell md:px-3 md:py-2 md:align-top';
   return (
     <tr role="row" data-testid="review-row" className="flex flex-wrap items-center gap-2 p-3 md:table-row md:p-0">
-      <td role="cell" className={`basis-full ${cell} md:min-w-[10rem]`}>
+      <td role="cell" className={`basis-full ${stackCell} md:min-w-[10rem]`}>
         <p className="font-medium">{event.title}</p>
         <p className="text-xs text-muted-foreground">{[when, event.venue].filter(Boolean).join(' · ')}</p>
       </td>
-      <td role="cell" className={cell}>
+      <td role="cell" className={stackCell}>
         {/* Stacked, the column header is out of sight: name the value (screen readers have the header). */}
         <span aria-hidden className="mr-1 text-xs text-muted-foreground md:hidden">
           Source
         </span>
         <span className="text-xs font-medium md:text-sm md:font-normal">{event.sourceType}</span>
       </td>
-      <td role="cell" className={cell}>
+      <td role="cell" className={stackCell}>
         <CategoryChip category={event.category} className="border border-border shadow-none" />
       </td>
-      <td role="cell" className={cell}>
+      <td role="cell" className={stackCell}>
         <span className="inline-flex whitespace-nowrap rounded-full bg-accent-soft px-2.5 py-1 text-xs font-semibold text-accent">Pending Review</span>
       </td>
-      <td role="cell" className={`basis-full ${cell}`}>
+      <td role="cell" className={`basis-full ${stackCell}`}>
         {/* At most a row of two and Edit below; narrower (the dialog on a small laptop) one a line, never cut off. */}
         <div className="flex flex-wrap gap-1 md:max-w-[14.5rem]">
           <Button

@@ -8,6 +8,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { Chip } from '../../components/ui/chip.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { stackCell, StackTable } from '../../components/ui/stack-table.tsx';
 import { FormError, FormField, inputClass } from './admin-overlay.tsx';
 import { CsvUpload, mappingError, readCsvFile, type CsvAttachment } from './csv-upload.tsx';
 import {
@@ -348,6 +349,7 @@ function heldText(n: number, reason: SourceResponse['health']['lastRunHeldReason
 }
 
 const HISTORY_SHOWN = 10;
+const HISTORY_COLUMNS = ['Started', 'Trigger', 'Status', 'Result'] as const;
 
 function RunHistory({ id, now }: { id: string; now: number }) {
   const runs = useSourceRuns(id);
@@ -360,49 +362,37 @@ function RunHistory({ id, now }: { id: string; now: number }) {
     );
   if (runs.data.length === 0) return <p className="py-2 text-sm text-muted-foreground">No runs yet.</p>;
   return (
-    // A table from md up; on a phone each run stacks, its result under when, how and how it went
-    // (explicit roles keep it a table for screen readers whatever the display).
+    // On a phone each run stacks, its result under when, how and how it went.
     <div className="mt-1 rounded-lg border border-border">
-      <table role="table" className="block w-full text-left text-sm md:table">
-        <caption className="sr-only">Last runs</caption>
-        <thead role="rowgroup" className="sr-only bg-muted text-xs text-muted-foreground md:not-sr-only md:table-header-group">
-          <tr role="row">
-            <th role="columnheader" scope="col" className="px-3 py-2">Started</th>
-            <th role="columnheader" scope="col" className="px-3 py-2">Trigger</th>
-            <th role="columnheader" scope="col" className="px-3 py-2">Status</th>
-            <th role="columnheader" scope="col" className="px-3 py-2">Result</th>
+      <StackTable columns={HISTORY_COLUMNS} caption="Last runs">
+        {runs.data.slice(0, HISTORY_SHOWN).map((r: SourceRun) => (
+          <tr role="row" key={r.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 md:table-row md:p-0">
+            <td role="cell" className={`whitespace-nowrap ${stackCell}`}>
+              <When iso={r.startedAt} now={now} />
+            </td>
+            <td role="cell" className={`text-muted-foreground md:text-foreground ${stackCell}`}>
+              {r.trigger}
+            </td>
+            <td role="cell" className={stackCell}>
+              {r.status === 'error' ? <Chip tone="destructive">error</Chip> : r.status === 'not_modified' ? <Chip>not modified</Chip> : <Chip tone="success">success</Chip>}
+            </td>
+            <td role="cell" className={`basis-full ${stackCell}`}>
+              <span>
+                {runSummaryText(r)}
+                {r.errors > 0 && `, errors ${r.errors}`}
+              </span>
+              {r.error && <span className="block text-destructive">{r.error}</span>}
+              {r.notes.length > 0 && (
+                <ul aria-label="What the run noted" className="mt-1 list-disc space-y-0.5 pl-4 text-xs text-muted-foreground">
+                  {r.notes.map((n) => (
+                    <li key={`${n.kind}:${n.reason}`}>{runNoteText(n)}</li>
+                  ))}
+                </ul>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody role="rowgroup" className="block divide-y divide-border md:table-row-group">
-          {runs.data.slice(0, HISTORY_SHOWN).map((r: SourceRun) => (
-            <tr role="row" key={r.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 md:table-row md:p-0">
-              <td role="cell" className="whitespace-nowrap md:table-cell md:px-3 md:py-2 md:align-top">
-                <When iso={r.startedAt} now={now} />
-              </td>
-              <td role="cell" className="text-muted-foreground md:table-cell md:px-3 md:py-2 md:align-top md:text-foreground">
-                {r.trigger}
-              </td>
-              <td role="cell" className="md:table-cell md:px-3 md:py-2 md:align-top">
-                {r.status === 'error' ? <Chip tone="destructive">error</Chip> : r.status === 'not_modified' ? <Chip>not modified</Chip> : <Chip tone="success">success</Chip>}
-              </td>
-              <td role="cell" className="basis-full md:table-cell md:px-3 md:py-2">
-                <span>
-                  {runSummaryText(r)}
-                  {r.errors > 0 && `, errors ${r.errors}`}
-                </span>
-                {r.error && <span className="block text-destructive">{r.error}</span>}
-                {r.notes.length > 0 && (
-                  <ul aria-label="What the run noted" className="mt-1 list-disc space-y-0.5 pl-4 text-xs text-muted-foreground">
-                    {r.notes.map((n) => (
-                      <li key={`${n.kind}:${n.reason}`}>{runNoteText(n)}</li>
-                    ))}
-                  </ul>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </StackTable>
     </div>
   );
 }
