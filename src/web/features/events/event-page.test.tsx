@@ -206,7 +206,7 @@ describe('EventPage', { timeout: 30_000 }, () => {
     stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
     renderApp(page, { path: `/events/${e.id}`, user: buildUser() });
     const note = await screen.findByTestId('not-listed');
-    expect(note.textContent).toBe('Waiting for reviewThis event is not listed yet: only you and the admins can see this page until an admin approves it.');
+    expect(note.textContent).toBe('Waiting for reviewThis event is not listed yet: only whoever sent it and the admins can see this page until an admin approves it.');
   });
 
   it('tells an admin a turned-down event is not listed', async () => {

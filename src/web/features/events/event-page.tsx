@@ -249,7 +249,7 @@ export default function EventPage() {
             {event.status === 'pending' ? (
               <>
                 <h2 className="font-semibold text-accent">Waiting for review</h2>
-                <p className="mt-1 text-sm">This event is not listed yet: only you and the admins can see this page until an admin approves it.</p>
+                <p className="mt-1 text-sm">This event is not listed yet: only whoever sent it and the admins can see this page until an admin approves it.</p>
               </>
             ) : (
               <>
