@@ -60,6 +60,11 @@ export const EventSource = z.object({ sourceType: z.string(), url: z.string(), n
 
 export const EventDetail = EventSummary.extend({
   description: z.string(),
+  /**
+   * Whether endDate is the source's own end. False when the source gave none and a default duration
+   * keeps the event listed until then: the page shows only its start.
+   */
+  endGiven: z.boolean(),
   /** Every source that lists it, those of records merged into it included. */
   sources: z.array(EventSource),
   /** Every source that listed it has dropped it: kept for people who saved it, out of lists. */

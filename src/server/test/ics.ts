@@ -5,6 +5,8 @@ export interface IcsItem {
   uid: string;
   title: string;
   start: string;
+  /** DTEND, wall time in Portland like `start`; none when unset (the calendar gives no end). */
+  end?: string;
   location?: string;
   geo?: string;
   status?: string;
@@ -24,6 +26,7 @@ export function icsCalendar(events: IcsItem[]): string {
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Townbeat tests//EN'];
   for (const e of events) {
     lines.push('BEGIN:VEVENT', `UID:${e.uid}`, 'DTSTAMP:20261101T000000Z', `DTSTART;TZID=America/Los_Angeles:${e.start}`, `SUMMARY:${e.title}`);
+    if (e.end) lines.push(`DTEND;TZID=America/Los_Angeles:${e.end}`);
     if (e.location) lines.push(`LOCATION:${e.location}`);
     if (e.geo) lines.push(`GEO:${e.geo}`);
     if (e.status) lines.push(`STATUS:${e.status}`);

@@ -184,6 +184,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
           imageUrl: input.imageUrl,
           startDate: start,
           endDate: end < start ? start : end,
+          endGiven: input.endDate !== null,
           timeZone: city.timeZone,
           venueName: input.venue,
           address: input.address,

@@ -84,6 +84,12 @@ export const events = pgTable(
     startDate: timestamp('start_date', { withTimezone: true }).notNull(),
     /** Always set: ingestion fills a default duration when a source gives none. */
     endDate: timestamp('end_date', { withTimezone: true }).notNull(),
+    /**
+     * Whether the end is the source's (or the admin's) own. False when it was filled in (a default
+     * duration) so the event can be listed until then: pages show only the start. Null for rows stored
+     * before this was known, read as given; a source's next run records it.
+     */
+    endGiven: boolean('end_given'),
     timeZone: text('time_zone').notNull(),
     allDay: boolean('all_day').notNull().default(false),
     venueId: uuid('venue_id').references(() => venues.id, { onDelete: 'set null' }),

@@ -218,6 +218,36 @@ describe('a run', () => {
     }
   });
 
+  it('says whether an event\'s end is the source\'s, and learns it for events stored before without undoing an admin\'s edit', async () => {
+    feeds.venue = ics([
+      { uid: 'open@venue', title: 'Open Mic', start: '20261125T193000' },
+      { uid: 'set@venue', title: 'Late Set', start: '20261125T220000', end: '20261126T000000' },
+    ]);
+    const a = await addSource('Doug Fir', '/venue.ics');
+    await api('POST', `/api/admin/sources/${a.id}/run`);
+    const ids = Object.fromEntries((await queryRows<{ id: string; title: string }>(t.database.db, sql`select id, title from events`)).map((r) => [r.title, r.id]));
+    const detail = async (title: string) => (await api('GET', `/api/events/${ids[title]}`)).json();
+    // Listed until a default end, but that end is not presented as the source's.
+    expect(await detail('Open Mic')).toMatchObject({ endGiven: false, endDate: '2026-11-26T05:30:00.000Z' });
+    expect(await detail('Late Set')).toMatchObject({ endGiven: true, endDate: '2026-11-26T08:00:00.000Z' });
+
+    // A row from before the flag existed reads as given, and the source's next unchanged run records it;
+    // the admin's correction made meanwhile stays.
+    await t.database.db.execute(sql`update events set end_given = null`);
+    expect((await detail('Open Mic')).endGiven).toBe(true);
+    expect((await api('PATCH', `/api/admin/events/${ids['Open Mic']}`, { title: 'Open Mic (corrected)' })).statusCode).toBe(200);
+    feeds.venue += ' ';
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${a.id}/run`)).json()).toMatchObject({ status: 'success', updated: 0 });
+    expect(await detail('Open Mic')).toMatchObject({ endGiven: false, title: 'Open Mic (corrected)' });
+    expect((await detail('Late Set')).endGiven).toBe(true);
+
+    // An admin's own event: its end is given only when the admin gives one.
+    const made = async (extra: object) => (await api('POST', '/api/admin/events', { title: 'Board meeting', startDate: '2026-11-27T18:00:00-08:00', ...extra })).json();
+    expect(await made({})).toMatchObject({ endGiven: false });
+    expect(await made({ endDate: '2026-11-27T19:00:00-08:00' })).toMatchObject({ endGiven: true });
+  });
+
   it('marks events that vanish from the feed instead of deleting them', async () => {
     feeds.venue = ics([
       { uid: 'a@venue', title: 'Stays', start: '20261125T190000' },

@@ -12,6 +12,8 @@ export interface EventItemFields {
   description: string;
   startDate: Date;
   endDate: Date;
+  /** Whether the end is the source's own (false: a default duration); null on rows stored before it was known. */
+  endGiven: boolean | null;
   allDay: boolean;
   venueName: string;
   address: string | null;
@@ -84,6 +86,7 @@ const ITEM_COLUMNS: ColumnSpec<EventItemFields>[] = [
   ['description', 'text', (r) => r.description],
   ['start_date', 'timestamptz', (r) => iso(r.startDate)],
   ['end_date', 'timestamptz', (r) => iso(r.endDate)],
+  ['end_given', 'boolean', (r) => r.endGiven],
   ['all_day', 'boolean', (r) => r.allDay],
   ['venue_name', 'text', (r) => r.venueName],
   ['address', 'text', (r) => r.address],
@@ -260,6 +263,7 @@ export function createSourcesRepository(db: Db) {
               description: events.description,
               startDate: events.startDate,
               endDate: events.endDate,
+              endGiven: events.endGiven,
               allDay: events.allDay,
               venueName: events.venueName,
               address: events.address,

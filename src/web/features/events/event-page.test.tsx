@@ -201,6 +201,24 @@ describe('EventPage', { timeout: 30_000 }, () => {
     else expect(screen.queryByTestId('city-time')).toBeNull();
   });
 
+  it('shows an end time only when the source gave one', async () => {
+    const given = buildDetail({ id: '00000000-0000-4000-8000-0000000000e1', title: 'Late Set', startDate: '2026-11-26T04:00:00.000Z', endDate: '2026-11-26T06:30:00.000Z', endGiven: true });
+    const filled = buildDetail({ id: '00000000-0000-4000-8000-0000000000e2', title: 'Open Mic', startDate: '2026-11-26T03:30:00.000Z', endDate: '2026-11-26T05:30:00.000Z', endGiven: false });
+    stubFetch((url) => [given, filled].map((e) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined)).find(Boolean));
+    const shown = renderApp(page, { path: `/events/${given.id}` });
+    await screen.findByRole('heading', { name: 'Late Set' });
+    const end = document.querySelector(`time[datetime="${given.endDate}"]`);
+    expect(end?.textContent).toBe('10:30 PM');
+    shown.unmount();
+
+    renderApp(page, { path: `/events/${filled.id}` });
+    await screen.findByRole('heading', { name: 'Open Mic' });
+    // Listed until two hours after its start, but the page does not say it ends then.
+    expect(document.querySelector(`time[datetime="${filled.startDate}"]`)).not.toBeNull();
+    expect(document.querySelector(`time[datetime="${filled.endDate}"]`)).toBeNull();
+    expect(screen.queryByText('9:30 PM', { exact: false })).toBeNull();
+  });
+
   it('says an event waiting for review or turned down is not listed', async () => {
     const e = buildDetail({ title: 'Sellwood Harvest Fair', status: 'pending' });
     stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));

@@ -208,7 +208,8 @@ export default function EventPage() {
   const tz = config?.city.timeZone ?? event.timeZone;
   const locale = config?.city.locale;
   const when = formatEventWhen(event, tz, locale);
-  const until = formatEventEnd(event, tz, locale);
+  // An end the source never gave (a default duration, for listing) is not shown as if it had.
+  const until = event.endGiven ? formatEventEnd(event, tz, locale) : '';
   const elsewhere = browserTimeZone() !== tz;
   const hasPosition = event.lat !== null && event.lng !== null;
 

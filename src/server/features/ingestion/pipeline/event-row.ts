@@ -48,6 +48,7 @@ export function itemFields(n: NormalisedEvent): EventItemFields {
     description: n.description,
     startDate: n.start,
     endDate: n.end,
+    endGiven: n.endGiven,
     allDay: n.allDay,
     venueName: n.venueName,
     address: n.address,

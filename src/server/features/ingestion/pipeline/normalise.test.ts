@@ -13,6 +13,17 @@ describe('normalise', () => {
     expect(n.title).toBe('Jazz & Blues');
     expect(n.description).toBe('Hello there');
     expect(n.end.toISOString()).toBe('2026-11-28T05:00:00.000Z');
+    // Filled in to list it until then, and said to be so: a page shows only the start.
+    expect(n.endGiven).toBe(false);
+  });
+
+  it('keeps the source\'s own end as given, and one before the start as not given', () => {
+    const end = new Date('2026-11-28T04:30:00Z');
+    const given = normalise({ externalId: 'a', title: 'Jazz', start, end }, ctx());
+    const backwards = normalise({ externalId: 'b', title: 'Jazz', start, end: new Date('2026-11-28T02:00:00Z') }, ctx());
+    if (typeof given === 'string' || typeof backwards === 'string') throw new Error('refused');
+    expect([given.end.toISOString(), given.endGiven]).toEqual([end.toISOString(), true]);
+    expect([backwards.end.toISOString(), backwards.endGiven]).toEqual(['2026-11-28T05:00:00.000Z', false]);
   });
 
   it('drops control characters, which a database cannot store (NUL) or a reader cannot see, and keeps line breaks', () => {

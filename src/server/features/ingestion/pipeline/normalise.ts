@@ -25,7 +25,10 @@ export interface NormalisedEvent {
   url: string | null;
   imageUrl: string | null;
   start: Date;
+  /** The source's end, or a default one (see `endGiven`) so the event is listed until then. */
   end: Date;
+  /** False when the source gave no end and `end` was filled in; not hashed, so items keep their hash. */
+  endGiven: boolean;
   allDay: boolean;
   timeZone: string;
   venueName: string;
@@ -128,6 +131,7 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
   if (!(c.start instanceof Date) || Number.isNaN(c.start.getTime())) return 'no valid start';
   const timeZone = c.timeZone ?? ctx.city.timeZone;
   let end = c.end && !Number.isNaN(c.end.getTime()) && c.end >= c.start ? c.end : undefined;
+  const endGiven = end !== undefined;
   if (!end) end = c.allDay ? zonedDayBounds(c.start, timeZone).end : new Date(c.start.getTime() + DEFAULT_DURATION_MS);
   if (end <= ctx.now) return 'already ended';
   if (c.start.getTime() > ctx.now.getTime() + LISTING_HORIZON_DAYS * 86_400_000) return 'beyond the horizon';
@@ -162,6 +166,7 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
     imageUrl: canonicalUrl(c.imageUrl),
     start: c.start,
     end,
+    endGiven,
     allDay: Boolean(c.allDay),
     timeZone,
     venueName,

@@ -13,6 +13,7 @@ const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
   imageUrl: null,
   start: new Date('2026-12-05T18:00:00Z'),
   end: new Date('2026-12-05T20:00:00Z'),
+  endGiven: true,
   allDay: false,
   timeZone: 'America/Los_Angeles',
   venueName: '',
@@ -152,6 +153,23 @@ describe('planRun', () => {
     // Back after only leaving the feed (which was not announced): not news either.
     expect(news(linked({ goneAt: earlier }), shown)).toEqual([]);
     expect(news(linked({ goneAt: earlier }), item({ price: 5 }))).toEqual([]);
+  });
+
+  it('records whether an end is given on rows stored before it was known, from the unchanged item, without calling it an update', () => {
+    const id = '00000000-0000-4000-8000-0000000000c2';
+    const noEnd = item({ endGiven: false });
+    const links = new Map([['x', { eventId: id, contentHash: itemHash(noEnd) }]]);
+    // The flag is not hashed: an item keeps the hash it had, so an admin's edits of the event stay.
+    expect(itemHash(noEnd)).toBe(itemHash(item({})));
+    const run = (old: LinkedEvent) => planRun([noEnd], state({ links, linked: new Map([[id, old]]) }));
+    const legacy = run(linkedTo(id, noEnd, { endGiven: null, title: 'Edited by an admin' }));
+    expect(legacy.updates).toMatchObject([{ id, endGiven: false, title: 'Edited by an admin', goneAt: null }]);
+    expect(legacy.counts.updated).toBe(0);
+    expect(legacy.announce).toEqual([]);
+    // Known already: nothing to write.
+    expect(run(linkedTo(id, noEnd)).updates).toEqual([]);
+    // Back in the feed after leaving it: relisted, and the flag recorded with it.
+    expect(run(linkedTo(id, noEnd, { endGiven: null, goneAt: new Date('2026-11-20T00:00:00Z') })).updates).toMatchObject([{ id, endGiven: false, goneAt: null }]);
   });
 
   it('reads windows around the slots of new items only, merged when they touch', () => {

@@ -208,15 +208,18 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     // The source's item is as last applied: the event keeps what it has (an admin's edit, or
     // another source's newer version), and comes back if it was marked gone.
     if (!n.cancelled && state.links.get(n.externalId)?.contentHash === hash) {
+      // A row stored before an end's origin was recorded learns it from the unchanged item (the
+      // hash leaves it out, so an admin's edits of the event stay).
+      const endGiven = old.endGiven ?? n.endGiven;
       if (old.goneAt && !updates.has(old.id)) {
-        updates.set(old.id, { ...old, goneAt: null, cancelledBySource: false, updatedAt: now });
+        updates.set(old.id, { ...old, endGiven, goneAt: null, cancelledBySource: false, updatedAt: now });
         plan.counts.updated += 1;
         plan.counts.relisted.push(old.title);
         if (old.status === 'approved') {
           plan.announce.push({ id: old.id, action: 'updated' });
           if (old.cancelledBySource) plan.news.push({ id: old.id, title: old.title, allDay: old.allDay, kind: 'relisted', start: old.startDate });
         }
-      }
+      } else if (old.endGiven === null && !updates.has(old.id)) updates.set(old.id, { ...old, endGiven, updatedAt: now });
       return;
     }
     if (n.cancelled) {
