@@ -39,7 +39,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   t.clock.set(NOW);
-  await t.database.db.execute(sql`truncate sources, events, venues cascade`);
+  // Each test's runs count on their own against the admin's limit of runs a minute.
+  await t.database.db.execute(sql`truncate sources, events, venues, rate_limits cascade`);
   feeds = {};
 });
 
@@ -176,6 +177,24 @@ describe('a run', () => {
     expect(detail.sources.map((s: { name: string }) => s.name).sort()).toEqual(['City listings', 'Doug Fir']);
     // The next week's occurrence stays its own event.
     expect(await titles()).toHaveLength(2);
+  });
+
+  it('lists a trusted source\'s event that another source\'s waiting copy would have hidden, and proposes the pair', async () => {
+    const venueItem = { uid: 'a@venue', title: 'Spanish Conversation Hour', start: '20261211T170000', location: 'Midland Library', geo: '45.5197;-122.5560' };
+    feeds.venue = ics([venueItem]);
+    feeds.listings = ics([{ ...venueItem, uid: 'x@listings' }]);
+    const a = await addSource('Library blog', '/venue.ics', { trusted: false });
+    const b = await addSource('Library calendar', '/listings.ics');
+    await api('POST', `/api/admin/sources/${a.id}/run`);
+    expect((await api('POST', `/api/admin/sources/${b.id}/run`)).json()).toMatchObject({ created: 1, merged: 0 });
+    const listed = async () => ((await api('GET', '/api/events?search=Spanish')).json() as { title: string; sourceType: string }[]).map((e) => `${e.title} (${e.sourceType})`);
+    expect(await listed()).toEqual(['Spanish Conversation Hour (ical)']);
+    const { pairs } = (await api('GET', '/api/admin/duplicates')).json() as { pairs: { reason: string }[] };
+    expect(pairs.map((p) => p.reason)).toEqual(['same title, place and start; kept apart, as the other waits for review']);
+    // Turning the waiting copy down leaves the listed one listed.
+    const [waiting] = (await api('GET', '/api/admin/events/pending')).json() as { id: string }[];
+    expect((await api('POST', `/api/admin/events/${waiting!.id}/reject`)).statusCode).toBe(200);
+    expect(await listed()).toEqual(['Spanish Conversation Hour (ical)']);
   });
 
   it('updates an event only when a source changes its own item: no flip-flop between two sources, an admin edit stays', async () => {

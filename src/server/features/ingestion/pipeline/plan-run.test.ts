@@ -119,6 +119,23 @@ describe('planRun', () => {
     expect(planRun([before], state({ links, linked: new Map([[id, old]]) })).updates).toEqual([]);
   });
 
+  it('does not hide a record that would be listed inside an event that is not: the pair is proposed instead', () => {
+    const mine = item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 });
+    for (const status of ['pending', 'rejected'] as const) {
+      // Even where admins' decisions would merge pairs this alike.
+      const plan = planRun([mine], state({ nearby: [listed({ status })], mergeThreshold: 0 }));
+      expect(plan.counts).toMatchObject({ created: 1, merged: 0 });
+      expect(plan.newEvents[0]).toMatchObject({ status: 'approved', mergedInto: null });
+      expect(plan.announce).toEqual([{ id: plan.newEvents[0]!.id, action: 'created' }]);
+      expect(plan.pairs).toHaveLength(1);
+      expect(plan.pairs[0]).toMatchObject({ kind: 'cross_source', reason: `same title, place and start; kept apart, as the other ${status === 'pending' ? 'waits for review' : 'was turned down'}` });
+    }
+    // A record that would wait for review itself is one with the waiting event, as before.
+    const unsure = planRun([mine], state({ nearby: [listed({ status: 'pending' })], classify: () => ({ category: 'Arts', confidence: 0.1 }) }));
+    expect(unsure.counts).toMatchObject({ created: 0, merged: 1 });
+    expect(unsure.newEvents[0]).toMatchObject({ status: 'merged', premergeStatus: 'pending' });
+  });
+
   it('marks an event its source cancels as cancelled, and clears the mark when the source lists it again', () => {
     const id = '00000000-0000-4000-8000-0000000000c1';
     const shown = item({});

@@ -84,6 +84,7 @@ export function itemHash(n: NormalisedEvent): string {
   return createHash('sha1').update(JSON.stringify(fields)).digest('base64url');
 }
 
+type Status = NearbyEvent['status'];
 const slotOf = (d: Date) => Math.floor(d.getTime() / START_WINDOW_MS);
 
 /** The [from, to) windows to read for items that may need a match: their slot and the ones either side, merged. */
@@ -114,10 +115,10 @@ const comparable = (e: NearbyEvent): Comparable => ({ title: e.title, start: e.s
 
 /** Listed events bucketed by 30-minute slot, each marked when the run's source already lists it. */
 function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlySet<string>) {
-  type Entry = { e: Comparable & { id: string }; mine: boolean };
+  type Entry = { e: Comparable & { id: string; status: Status }; mine: boolean };
   const buckets = new Map<number, Entry[]>();
   const byId = new Map<string, Entry>();
-  const add = (e: Comparable & { id: string }, mine: boolean) => {
+  const add = (e: Comparable & { id: string; status: Status }, mine: boolean) => {
     const entry = { e, mine };
     const k = slotOf(e.start);
     const list = buckets.get(k);
@@ -125,11 +126,11 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
     else buckets.set(k, [entry]);
     byId.set(e.id, entry);
   };
-  for (const e of nearby) add({ id: e.id, ...comparable(e) }, listedBySource.has(e.id));
+  for (const e of nearby) add({ id: e.id, status: e.status, ...comparable(e) }, listedBySource.has(e.id));
 
   return {
     /** An event this run creates: its source lists it. */
-    add: (e: Comparable & { id: string }) => add(e, true),
+    add: (e: Comparable & { id: string; status: Status }) => add(e, true),
     /** The run's source now lists an event (through a record merged into it). */
     markMine(eventId: string) {
       const entry = byId.get(eventId);
@@ -138,12 +139,14 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
     /**
      * The listed event an item is one with (the best 'same'), and the pairs to propose. An event
      * the same source already lists is never a match: a source knows its own events; an exact
-     * copy under another id is only proposed.
+     * copy under another id is only proposed. A record that would be listed on its own is not
+     * merged into an event that is not (waiting for review, or turned down): that would hide it;
+     * the pair is proposed instead, never to be merged by the learned threshold.
      */
-    match(n: Comparable) {
+    match(n: Comparable, status: Status) {
       const k = slotOf(n.start);
       let best: { id: string; score: number } | undefined;
-      const possible: { id: string; score: number; reason: string; kind: ProposedPair['kind'] }[] = [];
+      const possible: { id: string; score: number; reason: string; kind: ProposedPair['kind']; unlisted?: true }[] = [];
       for (const key of [k - 1, k, k + 1]) {
         for (const { e, mine } of buckets.get(key) ?? []) {
           if (mine) {
@@ -153,7 +156,9 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
             continue;
           }
           const c = compareEvents(n, e);
-          if (c.verdict === 'same' && (!best || c.score > best.score)) best = { id: e.id, score: c.score };
+          if (c.verdict === 'same' && status === 'approved' && e.status !== 'approved') {
+            possible.push({ id: e.id, score: c.score, reason: `${c.reason}; kept apart, as the other ${e.status === 'pending' ? 'waits for review' : 'was turned down'}`, kind: 'cross_source', unlisted: true });
+          } else if (c.verdict === 'same' && (!best || c.score > best.score)) best = { id: e.id, score: c.score };
           else if (c.verdict === 'possible') possible.push({ id: e.id, score: c.score, reason: c.reason, kind: 'cross_source' });
         }
       }
@@ -254,13 +259,13 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
   const addNew = (n: NormalisedEvent, hash: string) => {
     const id = randomUUID();
     const venueId = venueOf(n);
-    const me: Comparable & { id: string } = { id, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox, url: n.url };
-    const { best, possible } = matcher.match(me);
-    // Admins' decisions may have shown that pairs this alike are one event.
-    const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
-    const into = best?.id ?? learned?.id ?? null;
     const c = state.classify(n);
     const status = source.trusted && c.confidence >= state.approveConfidence ? 'approved' : 'pending';
+    const me = { id, status, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox, url: n.url } satisfies Comparable & { id: string; status: Status };
+    const { best, possible } = matcher.match(me, status);
+    // Admins' decisions may have shown that pairs this alike are one event.
+    const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && !p.unlisted && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
+    const into = best?.id ?? learned?.id ?? null;
     plan.newEvents.push(newEventRow(n, { id, now, sourceType: source.sourceType, classification: c, status, venueId, isVerified: source.trusted, isDemo: source.isDemo, mergedInto: into }));
     plan.newLinks.push(link(id, n, hash));
     if (into) {
