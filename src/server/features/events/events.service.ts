@@ -234,7 +234,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
     async edit(id: string, patch: EventPatch): Promise<EventSummary> {
       const current = await repo.findById(id, null);
       if (!current) throw notFound('Event not found');
-      const changes: Parameters<typeof repo.update>[1] = {};
+      // What the admin corrects stays corrected when a source later changes its item (see eventPatch).
+      const changes: Parameters<typeof repo.update>[1] = { editedFields: [...new Set([...current.event.editedFields, ...Object.keys(patch)])].sort() };
       if (patch.title !== undefined) changes.title = patch.title;
       if (patch.category !== undefined) Object.assign(changes, { category: patch.category, categoryConfidence: 1 });
       if (patch.venue !== undefined) changes.venueName = patch.venue;

@@ -121,6 +121,11 @@ export const events = pgTable(
     goneAt: timestamp('gone_at', { withTimezone: true }),
     /** Gone because a source said it is cancelled (its item's STATUS), not only dropped from the feed. */
     cancelledBySource: boolean('cancelled_by_source').notNull().default(false),
+    /**
+     * What an admin corrected ('title', 'venue', 'price', 'startDate', the Edit dialog's fields): a
+     * source's later change of its item leaves these as the admin set them.
+     */
+    editedFields: text('edited_fields').array().notNull().default(sql`'{}'::text[]`),
     favoriteCount: integer('favorite_count').notNull().default(0),
     /** A cached copy of the event's image, once fetched and resized (see features/images). */
     imageId: uuid('image_id').references(() => images.id, { onDelete: 'set null' }),

@@ -231,7 +231,8 @@ describe('a run', () => {
       feeds.venue = ics([{ ...venueItem, title: 'Jazz Night with the Blue Trio: moved to 8pm', start: '20261125T200000' }]);
       const changed = (await api('POST', `/api/admin/sources/${a.id}/run`)).json();
       expect(changed.updated).toBe(1);
-      expect((await api('GET', `/api/events/${event!.id}`)).json().title).toBe('Jazz Night with the Blue Trio: moved to 8pm');
+      // It takes the new time; the title stays as the admin corrected it.
+      expect((await api('GET', `/api/events/${event!.id}`)).json()).toMatchObject({ title: 'Jazz Night: The Blue Trio (corrected)', startDate: '2026-11-26T04:00:00.000Z' });
     } finally {
       stop();
     }
@@ -265,6 +266,35 @@ describe('a run', () => {
     const made = async (extra: object) => (await api('POST', '/api/admin/events', { title: 'Board meeting', startDate: '2026-11-27T18:00:00-08:00', ...extra })).json();
     expect(await made({})).toMatchObject({ endGiven: false });
     expect(await made({ endDate: '2026-11-27T19:00:00-08:00' })).toMatchObject({ endGiven: true });
+  });
+
+  it('keeps what an admin corrected when the source later changes its item, and takes the rest', async () => {
+    const original = { uid: 'edit@venue', title: 'Alpha Event', start: '20261210T190000', location: 'Blue Lantern Hall', description: 'original' };
+    feeds.venue = ics([original]);
+    const a = await addSource('Blue Lantern', '/venue.ics');
+    await api('POST', `/api/admin/sources/${a.id}/run`);
+    const [{ id }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events`)) as [{ id: string }];
+    const edit = { title: 'Alpha Event (corrected)', venue: 'Blue Lantern Hall, upstairs', price: 12, startDate: '2026-12-10T20:00:00-08:00' };
+    expect((await api('PATCH', `/api/admin/events/${id}`, edit)).statusCode).toBe(200);
+    await api('POST', `/api/admin/events/${id}/approve`);
+    expect((await api('POST', `/api/user/favorites/${id}`)).json()).toMatchObject({ isFavorited: true });
+    {
+      // The source changes its words and, later, its time and title: the admin's fields stay.
+      feeds.venue = ics([{ ...original, description: 'new words' }]);
+      expect((await api('POST', `/api/admin/sources/${a.id}/run`)).json()).toMatchObject({ updated: 1 });
+      feeds.venue = ics([{ ...original, description: 'newer words', title: 'Alpha Event!', start: '20261210T183000' }]);
+      expect((await api('POST', `/api/admin/sources/${a.id}/run`)).json()).toMatchObject({ updated: 1 });
+    }
+    expect((await api('GET', `/api/events/${id}`)).json()).toMatchObject({
+      title: 'Alpha Event (corrected)',
+      venue: 'Blue Lantern Hall, upstairs',
+      price: 12,
+      startDate: '2026-12-11T04:00:00.000Z',
+      description: 'newer words',
+    });
+    // Nobody who saved it hears that it moved: it did not.
+    const told = await queryRows<{ title: string }>(t.database.db, sql`select title from notifications where title like 'Saved event%'`);
+    expect(told).toEqual([]);
   });
 
   it('marks events that vanish from the feed instead of deleting them', async () => {

@@ -70,6 +70,8 @@ export interface EventUpdate extends EventItemFields {
 export interface LinkedEvent extends EventItemFields {
   id: string;
   status: string;
+  /** The fields an admin corrected (events.edited_fields): a changed item leaves them as they are. */
+  editedFields: string[];
   goneAt: Date | null;
   cancelledBySource: boolean;
 }
@@ -259,6 +261,7 @@ export function createSourcesRepository(db: Db) {
               status: events.status,
               goneAt: events.goneAt,
               cancelledBySource: events.cancelledBySource,
+              editedFields: events.editedFields,
               title: events.title,
               description: events.description,
               startDate: events.startDate,

@@ -65,8 +65,20 @@ export function itemFields(n: NormalisedEvent): EventItemFields {
   };
 }
 
-/** What a source's changed item sets on the event it links; image and URL are kept when the item has none. */
-export function eventPatch(n: NormalisedEvent, old: { imageUrl: string | null; sourceUrl: string | null }): EventItemFields & { goneAt: null; cancelledBySource: false } {
-  const item = itemFields(n);
-  return { ...item, imageUrl: item.imageUrl ?? old.imageUrl, sourceUrl: item.sourceUrl ?? old.sourceUrl, goneAt: null, cancelledBySource: false };
+/** The columns each field of the admin's Edit dialog sets (events.service edit): a source leaves them be. */
+const EDITED_COLUMNS: Record<string, (keyof EventItemFields)[]> = {
+  title: ['title'],
+  venue: ['venueName'],
+  price: ['price', 'priceMax', 'priceNote', 'isFree'],
+  startDate: ['startDate', 'endDate', 'endGiven'],
+};
+
+/**
+ * What a source's changed item sets on the event it links: image and URL are kept when the item
+ * has none, and what an admin corrected stays as the admin set it.
+ */
+export function eventPatch(n: NormalisedEvent, old: EventItemFields & { editedFields: readonly string[] }): EventItemFields & { goneAt: null; cancelledBySource: false } {
+  const item: EventItemFields = { ...itemFields(n), imageUrl: n.imageUrl ?? old.imageUrl, sourceUrl: n.url ?? old.sourceUrl };
+  for (const field of old.editedFields) for (const column of EDITED_COLUMNS[field] ?? []) Object.assign(item, { [column]: old[column] });
+  return { ...item, goneAt: null, cancelledBySource: false };
 }
