@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { queryRows } from '../../db/client.ts';
 import { sessions } from '../auth/sessions.table.ts';
 import { events, favorites } from '../events/events.table.ts';
+import { awaitingReview } from '../events/events.repository.ts';
 import { pointAwards } from '../gaming/ledger.table.ts';
 import { createDuplicatesRepository } from '../ingestion/duplicates.repository.ts';
 import { flyerScans } from '../scan/scan.table.ts';
@@ -114,9 +115,9 @@ export function createAdminRepository(db: Db) {
       return r?.n ?? 0;
     },
 
-    /** Events waiting for an admin's review: not listed until one approves them. */
-    async countPendingEvents(): Promise<number> {
-      const [r] = await db.select({ n: count() }).from(events).where(eq(events.status, 'pending'));
+    /** Events waiting for an admin's review: not listed until one approves them (the review queue's). */
+    async countPendingEvents(now: Date): Promise<number> {
+      const [r] = await db.select({ n: count() }).from(events).where(awaitingReview(now));
       return r?.n ?? 0;
     },
 

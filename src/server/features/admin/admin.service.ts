@@ -50,7 +50,7 @@ export function createAdminService(deps: {
       const [totalEvents, activeUsers7d, pendingEvents, openDuplicates] = await Promise.all([
         repo.countApprovedEvents(),
         repo.countActiveUsersSince(new Date(now.getTime() - 7 * 24 * 3600 * 1000)),
-        repo.countPendingEvents(),
+        repo.countPendingEvents(now),
         repo.countOpenDuplicates(),
       ]);
       return { totalEvents, activeUsers7d, pendingEvents, openDuplicates };

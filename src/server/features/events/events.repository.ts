@@ -373,6 +373,15 @@ interface SketchRow {
 }
 
 /** Queries on events, their sources and favourites; no rules here. */
+/**
+ * The review queue: pending events an approval would list. One its source no longer lists (gone)
+ * or that has ended would not be, whatever the admin decides: it stays pending, out of the queue,
+ * and is back in it if its source lists it again.
+ */
+export function awaitingReview(now: Date): SQL {
+  return and(eq(events.status, 'pending'), isNull(events.goneAt), gt(events.endDate, now))!;
+}
+
 export function createEventsRepository(db: Db) {
   // Clock readings (requests) that were answered from the previous bucket.
   const provisional = new WeakSet<Date>();
@@ -1063,12 +1072,13 @@ export function createEventsRepository(db: Db) {
         .where(eq(events.id, eventId));
     },
 
-    async listByStatus(status: 'pending' | 'approved' | 'rejected', limit: number, offset = 0) {
+    /** A page of the review queue (see awaitingReview). */
+    async listAwaitingReview(now: Date, limit: number, offset = 0) {
       // One run's events arrive together: among them, the soonest first, so none starts unreviewed behind the others.
-      return db.select().from(events).where(eq(events.status, status)).orderBy(desc(events.createdAt), asc(events.startDate), asc(events.id)).limit(limit).offset(offset);
+      return db.select().from(events).where(awaitingReview(now)).orderBy(desc(events.createdAt), asc(events.startDate), asc(events.id)).limit(limit).offset(offset);
     },
-    async countByStatus(status: 'pending' | 'approved' | 'rejected') {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(eq(events.status, status));
+    async countAwaitingReview(now: Date) {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(awaitingReview(now));
       return row?.n ?? 0;
     },
   };

@@ -206,7 +206,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
 
     /** The review queue: a page of pending events, newest first, and how many wait in all. */
     async pending(offset: number): Promise<{ items: EventSummary[]; total: number }> {
-      const [rows, total] = [await repo.listByStatus('pending', PENDING_PAGE, offset), await repo.countByStatus('pending')];
+      const now = clock.now();
+      const [rows, total] = [await repo.listAwaitingReview(now, PENDING_PAGE, offset), await repo.countAwaitingReview(now)];
       return { items: rows.map((event) => summary({ event, isFavorited: false, distanceM: null })), total };
     },
 

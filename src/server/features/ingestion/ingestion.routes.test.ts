@@ -197,6 +197,33 @@ describe('a run', () => {
     expect(await listed()).toEqual(['Spanish Conversation Hour (ical)']);
   });
 
+  it('leaves out of the review queue what an approval would not list: dropped by the source, or over', async () => {
+    const items = [
+      { uid: 'stays@u', title: 'Potluck', start: '20261125T180000' },
+      { uid: 'dropped@u', title: 'Swap meet', start: '20261126T180000' },
+      { uid: 'soon@u', title: 'Coffee morning', start: '20261123T120000' },
+    ];
+    feeds.venue = ics(items);
+    const src = await addSource('Untrusted', '/venue.ics', { trusted: false });
+    await api('POST', `/api/admin/sources/${src.id}/run`);
+    const queue = async () => {
+      const res = await api('GET', '/api/admin/events/pending');
+      const overview = (await api('GET', '/api/admin/overview')).json() as { pendingEvents: number };
+      return { titles: (res.json() as { title: string }[]).map((e) => e.title).sort(), total: res.headers['x-total-count'], overview: overview.pendingEvents };
+    };
+    expect(await queue()).toEqual({ titles: ['Coffee morning', 'Potluck', 'Swap meet'], total: '3', overview: 3 });
+    // The source drops one; another ends (noon in Portland, listed until 2 PM).
+    feeds.venue = ics([items[0]!, items[2]!]);
+    t.clock.advance(60_000);
+    await api('POST', `/api/admin/sources/${src.id}/run`);
+    t.clock.set(new Date('2026-11-23T22:00:01Z'));
+    expect(await queue()).toEqual({ titles: ['Potluck'], total: '1', overview: 1 });
+    // Listed again by its source: back in the queue.
+    feeds.venue = ics(items);
+    await api('POST', `/api/admin/sources/${src.id}/run`);
+    expect(await queue()).toEqual({ titles: ['Potluck', 'Swap meet'], total: '2', overview: 2 });
+  });
+
   it('updates an event only when a source changes its own item: no flip-flop between two sources, an admin edit stays', async () => {
     const venueItem = { uid: 'a@venue', title: 'Jazz Night with the Blue Trio', start: '20261125T190000', location: 'Doug Fir Lounge, Buckman', geo: '45.5225;-122.6574' };
     const listingItem = { uid: 'x@listings', title: 'Jazz night: Blue Trio', start: '20261125T191500', location: 'The Doug Fir Lounge' };
