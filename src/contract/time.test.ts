@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { zonedDayBounds, zonedToUtc, wallClock } from './time.ts';
+import { daysInMonth, isRealTimeOfDay, isRealWallClock, readTimestamp, zonedDayBounds, zonedToUtc, wallClock } from './time.ts';
 
 describe('zoned time', () => {
   it('converts a 19:00 Europe/Berlin wall clock to 18:00 UTC in winter and 17:00 in summer', () => {
@@ -19,5 +19,43 @@ describe('zoned time', () => {
     const { start, end } = zonedDayBounds(new Date('2026-11-22T18:00:00Z'), 'America/Los_Angeles');
     expect(lateEvening >= start && lateEvening < end).toBe(true);
     expect(wallClock(lateEvening, 'America/Los_Angeles').day).toBe(22);
+  });
+});
+
+describe('real wall clocks', () => {
+  it('knows the days of each month, 29 February in leap years only', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((m) => daysInMonth(2027, m))).toEqual([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]);
+    expect([2028, 2000, 1900, 2100].map((y) => daysInMonth(y, 2))).toEqual([29, 29, 28, 28]);
+  });
+
+  it('refuses days a month does not have, which Date.UTC would roll over', () => {
+    expect(isRealWallClock({ year: 2027, month: 2, day: 30, hour: 19 })).toBe(false);
+    expect(isRealWallClock({ year: 2027, month: 9, day: 31 })).toBe(false);
+    expect(isRealWallClock({ year: 2027, month: 2, day: 29 })).toBe(false);
+    expect(isRealWallClock({ year: 2026, month: 13, day: 1 })).toBe(false);
+    expect(isRealWallClock({ year: 2027, month: 3, day: 0 })).toBe(false);
+    expect(isRealWallClock({ year: 2028, month: 2, day: 29, hour: 19 })).toBe(true);
+    expect(isRealWallClock({ year: 2027, month: 12, day: 31, hour: 23, minute: 59, second: 59 })).toBe(true);
+  });
+
+  it('refuses times no clock shows; 24:00:00 ends a day and :60 is a leap second', () => {
+    expect(isRealWallClock({ year: 2027, month: 3, day: 1, hour: 25 })).toBe(false);
+    expect(isRealWallClock({ year: 2027, month: 3, day: 1, hour: 19, minute: 61 })).toBe(false);
+    expect(isRealTimeOfDay(24, 30)).toBe(false);
+    expect(isRealTimeOfDay(19, 30.5)).toBe(false);
+    expect(isRealTimeOfDay(-1, 0)).toBe(false);
+    expect(isRealTimeOfDay(24, 0, 0)).toBe(true);
+    expect(isRealTimeOfDay(23, 59, 60)).toBe(true);
+  });
+
+  it('reads a timestamp as new Date does, but not one whose ISO date does not exist', () => {
+    expect(readTimestamp('2027-03-02T19:00:00Z')?.toISOString()).toBe('2027-03-02T19:00:00.000Z');
+    expect(readTimestamp('2028-02-29T19:00:00.000-08:00')?.toISOString()).toBe('2028-03-01T03:00:00.000Z');
+    expect(readTimestamp('Tue, 02 Mar 2027 19:00:00 GMT')?.toISOString()).toBe('2027-03-02T19:00:00.000Z');
+    expect(readTimestamp('2027-02-30T19:00:00Z')).toBeUndefined();
+    expect(readTimestamp('2027-09-31')).toBeUndefined();
+    expect(readTimestamp('2027-03-01T19:61:00Z')).toBeUndefined();
+    expect(readTimestamp('not a date')).toBeUndefined();
+    expect(readTimestamp(undefined)).toBeUndefined();
   });
 });

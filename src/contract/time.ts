@@ -28,6 +28,49 @@ export interface WallClock {
   second: number;
 }
 
+/** Days in a month (1–12) of the Gregorian calendar: February has 29 in leap years only. */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * True when a wall-clock reading written in parts is one a calendar and a clock can show: a month
+ * 1–12, a day that exists in that month (29 February in leap years only), hours 0–23, minutes
+ * 0–59 and seconds 0–59 (the ISO end of day 24:00:00 and a leap second's :60 are allowed).
+ * Date.UTC, zonedToUtc and `new Date(text)` roll impossible parts over (30 February becomes
+ * 2 March, 19:61 becomes 20:01), so a reader that builds a date from parts checks with this
+ * first and treats a false as a date it could not read.
+ */
+export function isRealWallClock(w: Partial<WallClock> & Pick<WallClock, 'year' | 'month' | 'day'>): boolean {
+  const { year, month, day, hour = 0, minute = 0, second = 0 } = w;
+  if (![year, month, day].every(Number.isInteger)) return false;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
+  return isRealTimeOfDay(hour, minute, second);
+}
+
+/** The time-of-day half of isRealWallClock: 00:00:00–23:59:59, 24:00:00, and :60 for a leap second. */
+export function isRealTimeOfDay(hour: number, minute: number, second = 0): boolean {
+  if (![hour, minute, second].every(Number.isInteger)) return false;
+  if (hour === 24) return minute === 0 && second === 0;
+  return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 60;
+}
+
+const ISO_PARTS = /^\s*([+-]?\d{4,6})-(\d{2})-(\d{2})(?:[T\s](\d{2}):(\d{2})(?::(\d{2}))?)?/i;
+
+/**
+ * `new Date(text)` for a machine-written timestamp ("2027-03-02T19:00:00Z", an RFC 2822 date),
+ * or undefined when it cannot be read or its ISO date and time name a day or a time that does
+ * not exist ("2027-02-30T19:00:00Z", which `new Date` reads as 2 March).
+ */
+export function readTimestamp(text: string | undefined): Date | undefined {
+  if (!text) return undefined;
+  const m = ISO_PARTS.exec(text);
+  if (m && !isRealWallClock({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0) })) return undefined;
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
 /** The wall-clock reading of an instant in a zone. */
 export function wallClock(instant: Date, timeZone: string): WallClock {
   const p: Record<string, number> = {};

@@ -134,6 +134,8 @@ describe('a run', () => {
       ...vevent(['UID:ok@venue', 'DTSTART;TZID=America/Los_Angeles:20261125T190000', 'SUMMARY:Jazz Night']),
       ...vevent(['UID:untitled@venue', 'DTSTART;TZID=America/Los_Angeles:20261126T190000']),
       ...vevent(['UID:undated@venue', 'SUMMARY:Poetry Slam']),
+      // 30 February does not exist: not read, rather than listed on 2 March.
+      ...vevent(['UID:impossible@venue', 'DTSTART;TZID=America/Los_Angeles:20270230T190000', 'SUMMARY:Leap Gala']),
       // Three years ahead: beyond the two-year listing horizon, refused when normalised.
       ...vevent(['UID:far@venue', 'DTSTART;TZID=America/Los_Angeles:20291125T190000', 'SUMMARY:Expo 2029']),
       // The same item twice, as some exports write it.
@@ -145,20 +147,20 @@ describe('a run', () => {
     ].join('\r\n');
     const src = await addSource('Doug Fir', '/venue.ics');
     const run = (await api('POST', `/api/admin/sources/${src.id}/run`)).json();
-    expect(run).toMatchObject({ status: 'success', fetched: 3, created: 2, rejected: 1, skipped: 2 });
+    expect(run).toMatchObject({ status: 'success', fetched: 3, created: 2, rejected: 1, skipped: 3 });
     const notes = [
       { kind: 'skipped', reason: 'had no title', count: 1, examples: ['untitled@venue'] },
-      { kind: 'skipped', reason: 'had no start date that could be read', count: 1, examples: ['Poetry Slam'] },
+      { kind: 'skipped', reason: 'had no start date that could be read', count: 2, examples: ['Poetry Slam', 'Leap Gala'] },
       { kind: 'repeated', reason: 'repeated another entry exactly (kept once)', count: 1, examples: ['Open Mic'] },
       { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon', count: 1, examples: ['Expo 2029'] },
     ];
     expect(run.notes).toEqual(notes);
     expect(await titles()).toEqual(['Jazz Night', 'Open Mic']);
     const [last] = (await api('GET', `/api/admin/sources/${src.id}/runs`)).json();
-    expect(last).toMatchObject({ skipped: 2, rejected: 1, notes });
+    expect(last).toMatchObject({ skipped: 3, rejected: 1, notes });
     // The sources list tells it without the history.
     const listed = (await api('GET', '/api/admin/sources')).json() as { id: string; health: { lastRunSkipped: number } }[];
-    expect(listed.find((s) => s.id === src.id)!.health.lastRunSkipped).toBe(2);
+    expect(listed.find((s) => s.id === src.id)!.health.lastRunSkipped).toBe(3);
   });
 
   it('merges the same event from two sources into one with both source links', async () => {

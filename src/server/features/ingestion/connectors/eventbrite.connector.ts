@@ -17,7 +17,7 @@
 // price, is_free, category/subcategory/format names, status "canceled".
 
 import { z } from 'zod';
-import { zonedToUtc } from '../../../../contract/time.ts';
+import { isRealWallClock, readTimestamp, zonedToUtc } from '../../../../contract/time.ts';
 import {
   SourceError,
   type CandidateEvent,
@@ -162,17 +162,15 @@ function ticketPrice(p: Json | undefined): number | undefined {
 
 /** { timezone, local, utc }: the UTC instant, else the local wall clock in its zone. */
 function instant(t: Json | undefined): Date | undefined {
-  const utc = str(t?.utc);
-  if (utc) {
-    const d = new Date(utc);
-    if (!Number.isNaN(d.getTime())) return d;
-  }
+  const utc = readTimestamp(str(t?.utc));
+  if (utc) return utc;
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(str(t?.local) ?? '');
   const zone = str(t?.timezone);
   if (!m || !zone) return undefined;
   try {
     const [, y, mo, d, h, mi, s] = m;
-    return zonedToUtc({ year: +y!, month: +mo!, day: +d!, hour: +h!, minute: +mi!, second: +(s ?? 0) }, zone);
+    const wall = { year: +y!, month: +mo!, day: +d!, hour: +h!, minute: +mi!, second: +(s ?? 0) };
+    return isRealWallClock(wall) ? zonedToUtc(wall, zone) : undefined;
   } catch {
     return undefined; // an unknown zone name
   }

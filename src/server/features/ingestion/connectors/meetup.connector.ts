@@ -17,6 +17,7 @@
 // rsvps.totalCount; status "CANCELLED".
 
 import { z } from 'zod';
+import { readTimestamp } from '../../../../contract/time.ts';
 import {
   SourceError,
   type CandidateEvent,
@@ -113,8 +114,8 @@ function toCandidate(raw: unknown): CandidateEvent | undefined {
   const e = rec(raw);
   const id = str(e?.id);
   const title = str(e?.title);
-  const start = new Date(str(e?.dateTime) ?? '');
-  if (!e || !id || !title || Number.isNaN(start.getTime())) return undefined;
+  const start = readTimestamp(str(e?.dateTime));
+  if (!e || !id || !title || !start) return undefined;
 
   const candidate: CandidateEvent = { externalId: id, title, start };
   const duration = durationMs(str(e.duration));

@@ -18,6 +18,7 @@
 // options.offers[].price for the lowest price; status CANCELLED.
 
 import { z } from 'zod';
+import { readTimestamp } from '../../../../contract/time.ts';
 import {
   SourceError,
   type CandidateEvent,
@@ -128,12 +129,12 @@ function toCandidate(raw: unknown): CandidateEvent | undefined {
   const e = rec(raw);
   const id = str(e?.uuid) ?? str(e?.id);
   const title = str(e?.title);
-  const start = new Date(str(e?.beginsOn) ?? '');
-  if (!e || !id || !title || Number.isNaN(start.getTime())) return undefined;
+  const start = readTimestamp(str(e?.beginsOn));
+  if (!e || !id || !title || !start) return undefined;
 
   const candidate: CandidateEvent = { externalId: id, title, start };
-  const end = new Date(str(e.endsOn) ?? '');
-  if (!Number.isNaN(end.getTime()) && end.getTime() >= start.getTime()) candidate.end = end;
+  const end = readTimestamp(str(e.endsOn));
+  if (end && end.getTime() >= start.getTime()) candidate.end = end;
   const description = str(e.description);
   if (description) candidate.description = description;
   const url = str(e.url);

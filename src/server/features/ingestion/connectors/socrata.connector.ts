@@ -27,7 +27,7 @@
 // "$5 - $10" (5 to 10) or "$5 suggested donation" (read as pipeline/price.ts reads a price column); category: a list or text split on , ; |; status: "cancel..." cancels.
 
 import { z } from 'zod';
-import { wallClock, zonedToUtc } from '../../../../contract/time.ts';
+import { isRealWallClock, readTimestamp, wallClock, zonedToUtc } from '../../../../contract/time.ts';
 import {
   SourceError,
   type CandidateEvent,
@@ -155,8 +155,8 @@ function readWhen(value: unknown, timeValue: unknown, zone: string): When | unde
   const s = text(value);
   if (!s) return undefined;
   if (ISO_ZONED.test(s)) {
-    const at = new Date(s.replace(' ', 'T'));
-    return Number.isNaN(at.getTime()) ? undefined : { at, allDay: false, floating: false };
+    const at = readTimestamp(s.replace(' ', 'T'));
+    return at ? { at, allDay: false, floating: false } : undefined;
   }
   let y: number, mo: number, d: number;
   let time: { hour: number; minute: number; second: number } | undefined;
@@ -174,7 +174,8 @@ function readWhen(value: unknown, timeValue: unknown, zone: string): When | unde
   const separate = clock(timeValue);
   if (separate) time = separate;
   else if (time && time.hour === 0 && time.minute === 0 && time.second === 0) time = undefined; // a date column stored as midnight
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || (time && (time.hour > 23 || time.minute > 59 || time.second > 59))) return undefined;
+  // A day or time that does not exist (2027-02-30, 25:00) would roll over to another day.
+  if (!isRealWallClock({ year: y, month: mo, day: d, ...time }) || (time && (time.hour > 23 || time.second > 59))) return undefined;
   const at = zonedToUtc({ year: y, month: mo, day: d, ...time }, zone);
   return Number.isNaN(at.getTime()) ? undefined : { at, allDay: !time, floating: true };
 }

@@ -22,7 +22,7 @@
 // classifications for categories; dates.status.code "cancelled".
 
 import { z } from 'zod';
-import { zonedToUtc } from '../../../../contract/time.ts';
+import { isRealWallClock, readTimestamp, zonedToUtc } from '../../../../contract/time.ts';
 import {
   SourceError,
   type CandidateEvent,
@@ -138,11 +138,11 @@ export function toCandidate(raw: unknown, cityZone: string): CandidateEvent | un
   const when = startOf(rec(dates?.start), zone ?? cityZone);
   if (!when) return undefined;
   const endAt = str(rec(dates?.end)?.dateTime);
-  const end = endAt ? new Date(endAt) : undefined;
+  const end = readTimestamp(endAt);
 
   const candidate: CandidateEvent = { externalId: id, title, start: when.start };
   if (when.allDay) candidate.allDay = true;
-  if (end && !Number.isNaN(end.getTime()) && end.getTime() >= when.start.getTime()) candidate.end = end;
+  if (end && end.getTime() >= when.start.getTime()) candidate.end = end;
   if (zone) candidate.timeZone = zone;
   const description = str(e.description) ?? str(e.info);
   if (description) candidate.description = description;
@@ -198,18 +198,19 @@ function startOf(start: Json | undefined, zone: string): { start: Date; allDay: 
   const exact = str(start?.dateTime);
   const timeUnknown = start?.timeTBA === true || start?.noSpecificTime === true;
   if (exact && !timeUnknown) {
-    const d = new Date(exact);
-    if (!Number.isNaN(d.getTime())) return { start: d, allDay: false };
+    const d = readTimestamp(exact);
+    if (d) return { start: d, allDay: false };
   }
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(str(start?.localDate) ?? '');
   if (!date) return undefined;
   const time = timeUnknown ? null : /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(str(start?.localTime) ?? '');
   const wall = { year: Number(date[1]), month: Number(date[2]), day: Number(date[3]) };
+  // A day or time that does not exist (2027-02-30, 25:00) would roll over to another day.
+  if (!isRealWallClock(wall)) return undefined;
   if (!time) return { start: zonedToUtc(wall, zone), allDay: true };
-  return {
-    start: zonedToUtc({ ...wall, hour: Number(time[1]), minute: Number(time[2]), second: Number(time[3] ?? 0) }, zone),
-    allDay: false,
-  };
+  const timed = { ...wall, hour: Number(time[1]), minute: Number(time[2]), second: Number(time[3] ?? 0) };
+  if (!isRealWallClock(timed)) return undefined;
+  return { start: zonedToUtc(timed, zone), allDay: false };
 }
 
 /** The zone name if Intl knows it (a bad one would make zonedToUtc throw). */

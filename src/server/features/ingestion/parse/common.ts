@@ -1,6 +1,6 @@
 // Small helpers shared by the parsers (they run inside the sandbox's workers).
 
-import { wallClock, type WallClock } from '../../../../contract/time.ts';
+import { isRealWallClock, wallClock, type WallClock } from '../../../../contract/time.ts';
 import type { CandidateEvent } from '../ingestion.types.ts';
 import { SKIP, type RunNote, type RunNotes } from '../run-notes.ts';
 
@@ -69,14 +69,15 @@ export function parseIsoDate(text: string, zone: string): ParsedDate | null {
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
+  // 2027-02-30 is no day at all (Date.UTC would make it 2 March): unreadable, not moved.
+  if (!isRealWallClock({ year, month, day })) return null;
   if (h === undefined) {
     return { date: toUtc({ year, month, day }, zone), allDay: true, hasOffset: false };
   }
   const hour = Number(h);
   const minute = Number(mi);
   const second = s ? Number(s) : 0;
-  if (hour > 24 || minute > 59 || second > 60) return null;
+  if (!isRealWallClock({ year, month, day, hour, minute, second })) return null;
   if (off) {
     let offsetMin = 0;
     if (!/^(z|utc|gmt)$/i.test(off)) {

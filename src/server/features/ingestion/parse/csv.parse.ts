@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import * as chrono from 'chrono-node';
 import { parse } from 'csv-parse/sync';
 import { detectDelimiter, headerIndex } from '../../../../contract/csv-layout.ts';
+import { isRealTimeOfDay, isRealWallClock } from '../../../../contract/time.ts';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
 import { priceFromText } from '../pipeline/price.ts';
 import { createRunNotes, SKIP, type RunNote } from '../run-notes.ts';
@@ -212,7 +213,7 @@ function readTime(text: string): TimeOfDay | null {
     if (meridiem === 'pm' && hour !== 12) hour += 12;
     if (meridiem === 'am' && hour === 12) hour = 0;
   }
-  if (hour > 24 || minute > 59 || second > 59) return null;
+  if (!isRealTimeOfDay(hour, minute, second)) return null;
   return { hour, minute, second };
 }
 
@@ -271,9 +272,8 @@ function readDate(text: string, format: CsvDateFormat, zone: string): ReadDate |
   let year = Number(m[3]);
   if (m[3]!.length === 2) year += year < 70 ? 2000 : 1900;
   const [month, day] = format === 'us' ? [a, b] : [b, a];
-  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  if (probe.getUTCMonth() !== month - 1) return null;
+  // 30/02/2027 is no day at all (Date.UTC would make it 2 March): unreadable, not moved.
+  if (!isRealWallClock({ year, month, day })) return null;
   if (!m[4]) return { date: toUtc({ year, month, day }, zone), allDay: true };
   const time = readTime(m[4]);
   if (!time) return null;

@@ -8,6 +8,7 @@
 
 import * as chrono from 'chrono-node';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { readTimestamp } from '../../../../contract/time.ts';
 import { htmlToText } from '../../../lib/text.ts';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
 import { createRunNotes, SKIP } from '../run-notes.ts';
@@ -411,6 +412,5 @@ function parseLooseDate(value: string | undefined): Date | undefined {
   if (!value) return undefined;
   const iso = parseIsoDate(value, 'UTC');
   if (iso) return iso.date;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? new Date(ms) : undefined;
+  return readTimestamp(value);
 }

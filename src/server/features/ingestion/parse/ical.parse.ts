@@ -8,7 +8,7 @@
 // FREQ=SECONDLY cannot spin (the sandbox's time limit is the last line of defence).
 
 import ICAL from 'ical.js';
-import type { WallClock } from '../../../../contract/time.ts';
+import { isRealWallClock, type WallClock } from '../../../../contract/time.ts';
 import { SourceError, type CandidateEvent } from '../ingestion.types.ts';
 import { createRunNotes, SKIP, type RunNotes } from '../run-notes.ts';
 import { canonicalZone, compact, coordinates, DAY_MS, describeError, fromUtcFields, isValidTimeZone, notOver, splitLocation, toUtc, toWall, uniqueIds, type ParseContext, type ParseOutput } from './common.ts';
@@ -179,6 +179,41 @@ function validTime(t: Time | null | undefined): t is Time {
   return !!t && Number.isFinite(t.year) && Number.isFinite(t.month) && Number.isFinite(t.day) && t.year > 1000 && (t.isDate || (Number.isFinite(t.hour) && Number.isFinite(t.minute)));
 }
 
+const WRITTEN_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/;
+
+/** A DATE or DATE-TIME as the file writes it (jCal text, or a PERIOD's pair) names a day and time that exist. */
+function writtenTimeExists(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(writtenTimeExists);
+  const m = typeof value === 'string' ? WRITTEN_TIME.exec(value) : null;
+  if (!m) return true;
+  return isRealWallClock({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0) });
+}
+
+/**
+ * Removes the dates a VEVENT writes that do not exist, before ical.js reads them: it turns
+ * DTSTART:20270230T190000 into 2 March 19:00 (and 25:00 into the next day), so the event would
+ * be listed on another day. An impossible DTSTART or RECURRENCE-ID leaves the event without a
+ * start (skipped and noted as having none that could be read); an impossible DTEND leaves it
+ * without an end; impossible EXDATE and RDATE values are dropped. `jcal` is ICAL.parse's output.
+ */
+function dropImpossibleDates(jcal: unknown): void {
+  if (!Array.isArray(jcal) || !Array.isArray(jcal[1])) return;
+  const props = jcal[1] as unknown[][];
+  let noStart = false;
+  const kept = props.flatMap((prop): unknown[][] => {
+    const [name, params, type, ...values] = prop;
+    if (type !== 'date' && type !== 'date-time' && type !== 'period') return [prop];
+    if (name === 'exdate' || name === 'rdate') {
+      const real = values.filter(writtenTimeExists);
+      return real.length ? [[name, params, type, ...real]] : [];
+    }
+    if (values.every(writtenTimeExists)) return [prop];
+    if (name === 'dtstart' || name === 'recurrence-id') noStart = true;
+    return [];
+  });
+  jcal[1] = noStart ? kept.filter(([name]) => name !== 'dtstart' && name !== 'recurrence-id') : kept;
+}
+
 function toInstant(t: Time, tzid: string | null, zones: Zones): Instant {
   const fields = { year: t.year, month: t.month, day: t.day, hour: t.isDate ? 0 : t.hour, minute: t.isDate ? 0 : t.minute, second: t.isDate ? 0 : t.second };
   const iana = zones.resolve(tzid);
@@ -345,7 +380,9 @@ export function parseIcal(input: IcalParseInput): ParseOutput {
     try {
       // Standalone components: ical.js would otherwise look up every TZID by scanning all of
       // the calendar's components (quadratic); file-defined zones are looked up by us instead.
-      ve = new ICAL.Component(ICAL.parse(text.slice(from, to)) as unknown[]);
+      const jcal = ICAL.parse(text.slice(from, to)) as unknown[];
+      dropImpossibleDates(jcal);
+      ve = new ICAL.Component(jcal);
       parsed++;
     } catch (err) {
       firstError ??= describeError(err);

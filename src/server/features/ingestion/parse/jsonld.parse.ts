@@ -3,6 +3,7 @@
 
 import { Parser } from 'htmlparser2';
 import { htmlToText } from '../../../lib/text.ts';
+import { isRealTimeOfDay } from '../../../../contract/time.ts';
 import type { CandidateEvent } from '../ingestion.types.ts';
 import { createRunNotes, SKIP } from '../run-notes.ts';
 import { addDaysInZone, compact, coordinates, DAY_MS, isValidTimeZone, notOver, parseIsoDate, parseIsoDuration, splitLocation, toNumber, toUtc, toWall, uniqueIds, type ParseContext, type ParseOutput } from './common.ts';
@@ -479,6 +480,14 @@ interface Occurrence {
   zone?: string;
 }
 
+/** "19:00" or "19:00:30" as a time of day; null when there is none, false when no clock shows it ("25:00"). */
+function clockTime(text: string | undefined): { hour: number; minute: number; second: number } | null | false {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?/.exec(text ?? '');
+  if (!m) return null;
+  const t = { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3] ?? 0) };
+  return isRealTimeOfDay(t.hour, t.minute, t.second) ? t : false;
+}
+
 /** Occurrences of a Schedule from now to the horizon, at most maxOccurrences. */
 export function expandSchedule(s: Obj, ctx: ParseContext): Occurrence[] {
   const tzName = str(s.scheduleTimezone);
@@ -515,8 +524,10 @@ export function expandSchedule(s: Obj, ctx: ParseContext): Occurrence[] {
   else if (byMonthDay.length) unit = 'month';
   if (!unit) return [];
 
-  const time = /^(\d{1,2}):(\d{2})(?::(\d{2}))?/.exec(str(s.startTime) ?? '');
-  const endTime = /^(\d{1,2}):(\d{2})(?::(\d{2}))?/.exec(str(s.endTime) ?? '');
+  const time = clockTime(str(s.startTime));
+  const endTime = clockTime(str(s.endTime));
+  // A start time no clock shows ("25:00", "19:61") would roll the dates over to the next day or hour.
+  if (time === false) return [];
   const durationMs = str(s.duration) ? parseIsoDuration(str(s.duration)!) : null;
   const repeatCount = toNumber(str(s.repeatCount));
 
@@ -550,10 +561,10 @@ export function expandSchedule(s: Obj, ctx: ParseContext): Occurrence[] {
     if (except.has(key)) continue;
     count++;
     if (repeatCount !== undefined && count > repeatCount) break;
-    const start = time ? toUtc({ year: y, month: m, day: dd, hour: Number(time[1]), minute: Number(time[2]), second: Number(time[3] ?? 0) }, zone) : toUtc({ year: y, month: m, day: dd }, zone);
+    const start = toUtc({ year: y, month: m, day: dd, ...(time || {}) }, zone);
     let end: Date | undefined;
     if (time && endTime) {
-      end = toUtc({ year: y, month: m, day: dd, hour: Number(endTime[1]), minute: Number(endTime[2]), second: Number(endTime[3] ?? 0) }, zone);
+      end = toUtc({ year: y, month: m, day: dd, ...endTime }, zone);
       if (end.getTime() <= start.getTime()) end = addDaysInZone(end, 1, zone);
     } else if (durationMs) end = new Date(start.getTime() + durationMs);
     else if (!time) end = addDaysInZone(start, 1, zone);
