@@ -71,6 +71,26 @@ describe('rank', () => {
     expect(chosen[0]).toMatchObject({ eventId: food.id, reason: 'Matches your interest in Food' });
   });
 
+  it('gives only reasons that are true: nobody going is not popular, weeks away is not this week', () => {
+    const lonely = ev({ popularity: 0, start: NOW + 20 * DAY, neighbourhood: 'Downtown' });
+    const away = ev({ popularity: 0, start: NOW + 20 * DAY, neighbourhood: 'Gresham', lat: 45.498, lng: -122.431 });
+    const later = ev({ popularity: 40, start: NOW + 20 * DAY, neighbourhood: 'Kerns', lat: 45.6, lng: -122.5 });
+    const out = rank(input({ candidates: [lonely, away, later] }));
+    const reason = (e: RankEvent) => out.find((o) => o.eventId === e.id)?.reason;
+    expect(reason(lonely)).toBe('Near the city centre, in Downtown');
+    expect(reason(away)).toBe('Coming up in Gresham');
+    expect(reason(later)).toBe('Popular in Kerns');
+  });
+
+  it('says someone often goes to a place only of events they checked into there', () => {
+    const jazz = ev({ title: 'Jazz Night', venue: 'Blue Room', neighbourhood: 'Buckman' });
+    const blues = ev({ title: 'Blues Jam', venue: 'Blue Room', neighbourhood: 'Buckman' });
+    const next = ev({ category: 'Food', venue: 'Blue Room', neighbourhood: 'Buckman' });
+    // Went to one, scanned a flyer of another: not "often".
+    const out = rank(input({ signals: [sig('checkin', jazz), sig('scan', blues)], candidates: [next] }));
+    expect(out[0]?.reason).toBe('At Blue Room, like Jazz Night');
+  });
+
   it('keeps at most half of the first 10 from one category when others exist', () => {
     const music = Array.from({ length: 12 }, () => ev({ category: 'Music', popularity: 100 }));
     const others = Array.from({ length: 6 }, (_, i) => ev({ category: ['Food', 'Arts', 'Tech'][i % 3]!, popularity: 1 }));

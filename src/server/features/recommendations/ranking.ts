@@ -67,6 +67,8 @@ export const W = { similar: 2.2, series: 1.6, category: 1.2, venue: 1.0, neighbo
 export const VARIETY_CAP = 5;
 export const VARIETY_WINDOW = 10;
 const DAY = 86_400_000;
+/** Within this of the city's centre an event is "near the city centre". */
+const CENTRAL_KM = 2.5;
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** Great-circle distance in km. */
@@ -94,11 +96,11 @@ const lc = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
 export interface Profile {
   total: number;
   category: Map<string, number>;
-  /** Per venue: weight, name, and the events acted on there (one is not "often"). */
-  venue: Map<string, { w: number; name: string; events: Set<string>; title: string }>;
+  /** Per venue: weight, name, the events acted on there, and those checked into ("often go" needs two). */
+  venue: Map<string, { w: number; name: string; events: Set<string>; went: Set<string>; title: string }>;
   neighbourhood: Map<string, number>;
-  /** Per neighbourhood, the events acted on there and the title of the first. */
-  neighbourhoodEvents: Map<string, { events: Set<string>; title: string }>;
+  /** Per neighbourhood, the events acted on there, those checked into, and the title of the first. */
+  neighbourhoodEvents: Map<string, { events: Set<string>; went: Set<string>; title: string }>;
   hours: number[];
   days: number[];
   home: { lat: number; lng: number } | null;
@@ -119,16 +121,18 @@ export function buildProfile(signals: readonly Signal[], now: number, utcOffsetM
     const e = s.event;
     p.total += w;
     p.category.set(e.category, (p.category.get(e.category) ?? 0) + w);
+    // Going is checking in; a save, a scan or a look is interest, not a visit.
+    const went = (set: Set<string> | undefined) => (s.kind === 'checkin' ? (set ?? new Set<string>()).add(e.id) : (set ?? new Set<string>()));
     const v = lc(e.venue);
     if (v) {
       const cur = p.venue.get(v);
-      p.venue.set(v, { w: (cur?.w ?? 0) + w, name: cur?.name ?? e.venue, events: (cur?.events ?? new Set()).add(e.id), title: cur?.title ?? e.title });
+      p.venue.set(v, { w: (cur?.w ?? 0) + w, name: cur?.name ?? e.venue, events: (cur?.events ?? new Set()).add(e.id), went: went(cur?.went), title: cur?.title ?? e.title });
     }
     const n = e.neighbourhood;
     if (n) {
       p.neighbourhood.set(n, (p.neighbourhood.get(n) ?? 0) + w);
       const cur = p.neighbourhoodEvents.get(n);
-      p.neighbourhoodEvents.set(n, { events: (cur?.events ?? new Set()).add(e.id), title: cur?.title ?? e.title });
+      p.neighbourhoodEvents.set(n, { events: (cur?.events ?? new Set()).add(e.id), went: went(cur?.went), title: cur?.title ?? e.title });
     }
     // When they go out: the events they committed to (not ones merely looked at).
     if (s.kind !== 'view' && s.kind !== 'click') {
@@ -202,13 +206,18 @@ export function rank(input: RankInput): Ranked[] {
     const pop = logMaxPop > 0 ? Math.log1p(Math.max(0, e.popularity)) / logMaxPop : 0;
     const dCentre = e.lat !== null && e.lng !== null ? km(input.centre, { lat: e.lat, lng: e.lng }) : 8;
     const soonDays = Math.max(0, (e.start - now) / DAY);
-    const where = e.neighbourhood ? `Popular in ${e.neighbourhood} this week` : 'Popular this week';
+    // Each reason says only what is true of the event: popular when people are going (this week
+    // only when it is within a week), central when it is near the centre; else where it is.
+    const inPlace = e.neighbourhood ? ` in ${e.neighbourhood}` : '';
+    const popular = `Popular${inPlace}${soonDays <= 7 ? ' this week' : ''}`;
+    const where = e.neighbourhood ? `Coming up in ${e.neighbourhood}` : 'Coming up';
+    const central = dCentre <= CENTRAL_KM ? `Near the city centre${e.neighbourhood ? `, in ${e.neighbourhood}` : ''}` : where;
     if (cold) {
       // Cold start: chosen interests, else what is popular near the centre this week.
       if (icats.has(e.category)) parts.push({ key: 'interestCategory', value: 1, reason: `Matches your interest in ${e.category}` });
       if (e.neighbourhood && inbhd.has(lc(e.neighbourhood))) parts.push({ key: 'interestNeighbourhood', value: 1, reason: `Matches your interest in ${e.neighbourhood}` });
-      parts.push({ key: 'popularity', value: pop * (soonDays <= 7 ? 1 : 0.5), reason: where });
-      parts.push({ key: 'distance', value: Math.exp(-dCentre / 4), reason: where });
+      parts.push({ key: 'popularity', value: pop * (soonDays <= 7 ? 1 : 0.5), reason: popular });
+      parts.push({ key: 'distance', value: Math.exp(-dCentre / 4), reason: central });
     } else {
       const c = cf.get(e.id);
       if (c && maxCf > 0) {
@@ -219,12 +228,12 @@ export function rank(input: RankInput): Ranked[] {
       if (ser) parts.push({ key: 'series', value: 1, reason: `Because you ${verb(ser.kind)} ${ser.title}` });
       if (maxCat > 0) parts.push({ key: 'category', value: (profile.category.get(e.category) ?? 0) / maxCat, reason: `Because you like ${e.category} events` });
       const venue = profile.venue.get(lc(e.venue));
-      // "Often" only of more than one event; one is named.
-      if (venue && maxVenue > 0) parts.push({ key: 'venue', value: venue.w / maxVenue, reason: venue.events.size > 1 ? `You often go to ${venue.name}` : `At ${venue.name}, like ${venue.title}` });
+      // "Often go" only of more than one event checked into; else one event acted on there is named.
+      if (venue && maxVenue > 0) parts.push({ key: 'venue', value: venue.w / maxVenue, reason: venue.went.size > 1 ? `You often go to ${venue.name}` : `At ${venue.name}, like ${venue.title}` });
       if (e.neighbourhood && maxNbhd > 0) {
         const nv = profile.neighbourhood.get(e.neighbourhood) ?? 0;
         const there = profile.neighbourhoodEvents.get(e.neighbourhood);
-        if (nv > 0 && there) parts.push({ key: 'neighbourhood', value: nv / maxNbhd, reason: there.events.size > 1 ? `You often go out in ${e.neighbourhood}` : `In ${e.neighbourhood}, like ${there.title}` });
+        if (nv > 0 && there) parts.push({ key: 'neighbourhood', value: nv / maxNbhd, reason: there.went.size > 1 ? `You often go out in ${e.neighbourhood}` : `In ${e.neighbourhood}, like ${there.title}` });
       }
       if (hourSum > 0 && daySum > 0) {
         const h = (profile.hours[hourBucket(e.start, utcOffsetMin)]! / hourSum) * 6;
@@ -232,7 +241,7 @@ export function rank(input: RankInput): Ranked[] {
         parts.push({ key: 'time', value: (Math.min(2, h) * Math.min(2, d)) / 4, reason: `On a ${WEEKDAYS[weekday(e.start, utcOffsetMin)]}, when you usually go out` });
       }
       if (profile.home && e.lat !== null && e.lng !== null) parts.push({ key: 'distance', value: Math.exp(-km(profile.home, { lat: e.lat, lng: e.lng }) / 3), reason: 'Close to the places you go' });
-      parts.push({ key: 'popularity', value: pop, reason: where });
+      parts.push({ key: 'popularity', value: pop, reason: popular });
       if (icats.has(e.category)) parts.push({ key: 'interestCategory', value: 0.5, reason: `Matches your interest in ${e.category}` });
       if (e.neighbourhood && inbhd.has(lc(e.neighbourhood))) parts.push({ key: 'interestNeighbourhood', value: 0.5, reason: `Matches your interest in ${e.neighbourhood}` });
     }
