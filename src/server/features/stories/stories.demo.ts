@@ -98,7 +98,8 @@ export async function seedStoriesDemo(app: FastifyInstance): Promise<{ feature: 
       seed: `demo-${i}`,
       isDemo: true,
       featured: i === 0,
-      createdAt: new Date(now.getTime() - (i * 4 + 1) * DAY_MS),
+      // Written now, from the events past now: dated earlier, a story would tell as past what had not happened yet.
+      createdAt: new Date(now.getTime() - (i + 1) * 60_000),
     });
     rows += 1;
   }

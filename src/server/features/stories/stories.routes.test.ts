@@ -248,6 +248,9 @@ describe('demo stories', () => {
     expect(res.metadata.userSubmitted).toBe(8);
     expect(res.featured.length).toBeGreaterThanOrEqual(2);
     expect(res.featured.some((s) => s.aiGenerated)).toBe(true);
+    // Written from the events past at seeding: dated then, not days before what they tell.
+    const now = t.clock.now().getTime();
+    for (const s of res.stories.filter((x) => x.aiGenerated)) expect(now - new Date(s.createdAt).getTime()).toBeLessThan(10 * 60_000);
   });
 });
 

@@ -284,7 +284,7 @@ const HISTORY: Slot[] = [
   [
     p('[Since then|From that day on], {eventCountWords} events in all have been [held|recorded] here[, across {venueCountWords} venues|].', ['lastTitle', 'venueCountWords']),
     p('[Since then|From that day on], {eventCountWords} events in all have been [held|recorded] here.', ['lastTitle']),
-    p('[So far|To date] it is the only event on record here.', ['firstTitle'], ['lastTitle']),
+    p('[So far|To date] it is the only one here that has already taken place.', ['firstTitle'], ['lastTitle']),
   ],
   [
     p('{topCategoryCap} has been its [strongest|most frequent|steadiest] note, with {topCategoryCountWords} of those events; {otherCategories} [fill out|round out|make up] the rest.', ['otherCategories']),
@@ -339,10 +339,10 @@ const LEGEND: Slot[] = [
 const MYSTERY: Slot[] = [
   [p('[Here is a puzzle|Here is something odd|Something does not add up] about {place}.'), p('{place} has a [small|quiet] mystery[ that no one in {neighbours} can explain|].', ['neighbours'])],
   [
-    p('Of the {eventCountWords} events on record here, {topWeekdayCountWords} fell on a {topWeekday}. [Nobody planned it that way|No organiser admits to planning it] — or so they say.', ['topWeekday']),
-    p('Townbeat has yet to record a single gathering in {place}. [Why a place|How a place] {distance} from downtown, [between|right beside] {neighbours}, stays so quiet is anyone’s guess.', ['neighbours', 'distance'], ['firstTitle']),
-    p('Townbeat has yet to record a single gathering in {place}, right in the middle of {city}.', [], ['firstTitle', 'distance']),
-    p('Of its {eventCountWords} events, no two fell on the same day of the week[, as if each one waited its turn|, which is stranger than it sounds].', ['lastTitle'], ['topWeekday']),
+    p('Of the {eventCountWords} past events on record here, {topWeekdayCountWords} fell on a {topWeekday}. [Nobody planned it that way|No organiser admits to planning it] — or so they say.', ['topWeekday']),
+    p('Townbeat has no gathering in {place} on record that has already taken place. [Why a place|How a place] {distance} from downtown, [between|right beside] {neighbours}, stayed so quiet until now is anyone’s guess.', ['neighbours', 'distance'], ['firstTitle']),
+    p('Townbeat has no gathering in {place} on record that has already taken place, right in the middle of {city}.', [], ['firstTitle', 'distance']),
+    p('Of its {eventCountWords} past events, no two fell on the same day of the week[, as if each one waited its turn|, which is stranger than it sounds].', ['lastTitle'], ['topWeekday']),
     p('Townbeat has exactly one record of a gathering here: “{firstTitle}” on {firstDate}. [Nothing before it, nothing since.|What came before it, and why nothing followed, is not written down.]', ['firstTitle'], ['lastTitle']),
   ],
   [
