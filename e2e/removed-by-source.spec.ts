@@ -132,10 +132,10 @@ test('most of a source missing at once stays listed; an admin who knows it is go
   await signInThroughUi(page, ADMIN);
   await page.goto('/admin/sources');
   const card = page.getByTestId('source-item').filter({ has: page.getByRole('heading', { level: 2, name }) });
-  await expect(card.getByTestId('source-last-held')).toContainText('5 listed events were not in the last run, most of what the source lists at once: they stay listed until they have been missing for 6 hours.');
+  await expect(card.getByTestId('source-last-held')).toContainText('5 events of this source were not in the last run, most of what the source lists at once: they are kept until they have been missing for 6 hours.');
   await card.getByRole('button', { name: 'Remove them now' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove 5 events now?' });
-  await expect(dialog).toContainText('they stay listed for 6 hours');
+  await expect(dialog).toContainText('they are kept for 6 hours');
   await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
   await expect(page.getByText('5 events removed', { exact: true })).toBeVisible();
   await expect(card.getByTestId('source-last-held')).toHaveCount(0);

@@ -125,7 +125,7 @@ describe('AdminDashboardPage', { timeout: 30_000 }, () => {
     api({ failing: 1, leftOut: 2, held: 1 });
     renderApp(<AdminDashboardPage />, { path: '/admin', user: ME });
     const line = await screen.findByTestId('sources-attention');
-    expect(line.textContent).toBe('1 source of 11 failed its last run · 2 sources could not use some entries of their feed · 1 source missed listed events in its last run, kept listed for now.Review sources');
+    expect(line.textContent).toBe('1 source of 11 failed its last run · 2 sources could not use some entries of their feed · 1 source missed events in its last run, kept for now.Review sources');
     expect(within(line).getByRole('link', { name: 'Review sources' }).getAttribute('href')).toBe('/admin/sources');
     // Before the cards, so that on a phone (where they stack) it is not below the fold.
     const card = screen.getByTestId('card-system-status');

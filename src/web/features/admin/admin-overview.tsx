@@ -58,7 +58,7 @@ export function sourcesAttention(s: SystemStatus['scraping']): string[] {
   const out: string[] = [];
   if (s.failing > 0) out.push(`${sources(s.failing)} of ${s.sources} failed ${s.failing === 1 ? 'its' : 'their'} last run`);
   if (s.leftOut > 0) out.push(`${sources(s.leftOut)} could not use some entries of ${s.leftOut === 1 ? 'its' : 'their'} feed`);
-  if (s.held > 0) out.push(`${sources(s.held)} missed listed events in ${s.held === 1 ? 'its' : 'their'} last run, kept listed for now`);
+  if (s.held > 0) out.push(`${sources(s.held)} missed events in ${s.held === 1 ? 'its' : 'their'} last run, kept for now`);
   return out;
 }
 

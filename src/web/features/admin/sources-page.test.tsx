@@ -189,7 +189,7 @@ describe('SourcesPage', () => {
     renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
     await screen.findByRole('heading', { level: 2, name: 'Cut-short feed' });
     expect(within(item('Cut-short feed')).getByTestId('source-last-held').textContent).toBe(
-      '6 listed events were not in the last run, which did not read the whole source: they stay listed until a run that reads it whole lacks them. See why',
+      '6 events of this source were not in the last run, which did not read the whole source: they are kept until a run that reads it whole lacks them. See why',
     );
     expect(within(item('Portland Parks calendar')).queryByTestId('source-last-held')).toBeNull();
     // A partial read's missing events may simply be unread: no admin removes them by hand.
@@ -214,11 +214,11 @@ describe('SourcesPage', () => {
     renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
     await screen.findByRole('heading', { level: 2, name: 'Season feed' });
     expect(within(item('Season feed')).getByTestId('source-last-held').textContent).toBe(
-      '12 listed events were not in the last run, most of what the source lists at once: they stay listed until they have been missing for 6 hours. See why · Remove them now',
+      '12 events of this source were not in the last run, most of what the source lists at once: they are kept until they have been missing for 6 hours. See why · Remove them now',
     );
     fireEvent.click(within(item('Season feed')).getByRole('button', { name: 'Remove them now' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove 12 events now?' });
-    expect(dialog.textContent).toContain('they stay listed for 6 hours');
+    expect(dialog.textContent).toContain('they are kept for 6 hours');
     expect(dialog.textContent).toContain('a later run that lists them again brings them back');
     // Cancel sends nothing.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));

@@ -339,13 +339,16 @@ function SourceItem({ source, now }: { source: SourceResponse; now: number }) {
   );
 }
 
-/** What the card says of the listed events the last run did not meet, and until when they stay listed. */
+/**
+ * What the card says of the source's events to come the last run did not meet (listed ones and
+ * ones waiting for review alike), and until when they are kept as they are.
+ */
 function heldText(n: number, reason: SourceResponse['health']['lastRunHeldReason']): string {
   const one = n === 1;
-  const what = `${n.toLocaleString('en-US')} listed ${one ? 'event was' : 'events were'} not in the last run`;
-  if (reason === 'sudden-drop') return `${what}, most of what the source lists at once: ${one ? 'it stays' : 'they stay'} listed until ${one ? 'it has' : 'they have'} been missing for ${SUDDEN_DROP_HOLD_HOURS} hours.`;
-  if (reason === 'partial-read') return `${what}, which did not read the whole source: ${one ? 'it stays' : 'they stay'} listed until a run that reads it whole lacks ${one ? 'it' : 'them'}.`;
-  return `${what} and ${one ? 'stays' : 'stay'} listed until a later run shows ${one ? 'it is' : 'they are'} gone.`;
+  const what = `${n.toLocaleString('en-US')} ${one ? 'event' : 'events'} of this source ${one ? 'was' : 'were'} not in the last run`;
+  if (reason === 'sudden-drop') return `${what}, most of what the source lists at once: ${one ? 'it is' : 'they are'} kept until ${one ? 'it has' : 'they have'} been missing for ${SUDDEN_DROP_HOLD_HOURS} hours.`;
+  if (reason === 'partial-read') return `${what}, which did not read the whole source: ${one ? 'it is' : 'they are'} kept until a run that reads it whole lacks ${one ? 'it' : 'them'}.`;
+  return `${what} and ${one ? 'is' : 'are'} kept until a later run shows ${one ? 'it is' : 'they are'} gone.`;
 }
 
 const HISTORY_SHOWN = 10;
@@ -427,7 +430,7 @@ function RemoveHeldDialog({ source, open, onOpenChange }: { source: SourceRespon
       open={open}
       onOpenChange={onOpenChange}
       title={`Remove ${events} now?`}
-      description={`Most of what “${source.name}” lists went missing at once, which is usually a feed served cut short, so ${n === 1 ? 'it stays' : 'they stay'} listed for ${SUDDEN_DROP_HOLD_HOURS} hours. If you know ${n === 1 ? 'it is' : 'they are'} gone, ${n === 1 ? 'it is' : 'they are'} marked removed by the source now. Whoever saved one still finds its page, and a later run that lists ${n === 1 ? 'it' : 'them'} again brings ${n === 1 ? 'it' : 'them'} back.`}
+      description={`Most of what “${source.name}” lists went missing at once, which is usually a feed served cut short, so ${n === 1 ? 'it is' : 'they are'} kept for ${SUDDEN_DROP_HOLD_HOURS} hours. If you know ${n === 1 ? 'it is' : 'they are'} gone, ${n === 1 ? 'it is' : 'they are'} marked removed by the source now. Whoever saved one still finds its page, and a later run that lists ${n === 1 ? 'it' : 'them'} again brings ${n === 1 ? 'it' : 'them'} back.`}
     >
       <div className="flex justify-end gap-2">
         <Button variant="outline" onClick={() => onOpenChange(false)} disabled={remove.isPending}>
