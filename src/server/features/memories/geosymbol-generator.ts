@@ -161,7 +161,8 @@ export function rewardPoints(difficulty: Difficulty, resonance: number): number 
 
 export interface KnownPlace {
   name: string;
-  kind: 'neighbourhood' | 'venue';
+  /** A landmark is a place of the Quest Map (its name, or the address it shows). */
+  kind: 'neighbourhood' | 'venue' | 'landmark';
   lat: number;
   lng: number;
   neighbourhood: string | null;
@@ -216,8 +217,8 @@ export function editSimilarity(a: string, b: string): number {
 }
 
 /**
- * The known place the author meant: an exact or contained name wins (venues before
- * neighbourhoods, longer names first), else the most similar name of the text or of any of its
+ * The known place the author meant: an exact or contained name wins (venues and landmarks
+ * before neighbourhoods, longer names first), else the most similar name of the text or of any of its
  * word windows, when similar enough (typos like "Hawthrone").
  */
 export function geocode(locationText: string, places: readonly KnownPlace[]): KnownPlace | null {
@@ -226,7 +227,7 @@ export function geocode(locationText: string, places: readonly KnownPlace[]): Kn
   const padded = ` ${text} `;
   const contained = places
     .filter((p) => normal(p.name).length >= 3 && padded.includes(` ${normal(p.name)} `))
-    .sort((a, b) => (a.kind === b.kind ? normal(b.name).length - normal(a.name).length : a.kind === 'venue' ? -1 : 1));
+    .sort((a, b) => (a.kind === 'neighbourhood') === (b.kind === 'neighbourhood') ? normal(b.name).length - normal(a.name).length : a.kind === 'neighbourhood' ? 1 : -1);
   if (contained[0]) return contained[0];
   const words = text.split(' ');
   const windows = new Set<string>([text]);

@@ -89,6 +89,8 @@ export function createMemoriesRepository(db: Db) {
      * like a part of `text` (pg_trgm word similarity), best first: the candidates geocoding weighs.
      * Every venue a city has listed is ranked, none left out for where its name sorts.
      */
+    /** The Quest Map's active places, by name and by the address they show. */
+    landmarks: () => db.select({ name: questNodes.name, address: questNodes.address, lat: questNodes.latitude, lng: questNodes.longitude }).from(questNodes).where(eq(questNodes.active, true)).orderBy(asc(questNodes.name)),
     async venuesLike(text: string, limit: number): Promise<{ name: string; lat: number; lng: number; neighbourhood: string | null }[]> {
       const query = text.toLowerCase();
       const venues = db

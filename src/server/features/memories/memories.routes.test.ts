@@ -6,7 +6,7 @@ import { buildEvent, queryRows } from '../../test/factories.ts';
 import { startFakeLlm } from '../../test/llm-server.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { events } from '../events/events.table.ts';
-import { hunts } from '../quests/quests.table.ts';
+import { hunts, questNodes } from '../quests/quests.table.ts';
 
 const NOW = new Date('2026-11-18T20:00:00Z');
 let t: TestApp;
@@ -73,6 +73,21 @@ describe('POST /api/geosymbol/inject', () => {
     await buildEvent(t.database.db, { venueName: 'Laurelhurst Theater', neighbourhood: 'Kerns', lat: 45.5225, lng: -122.6254 });
     expect(await forge(cookie, { location: 'the Laurelhurst Theater lobby' })).toMatchObject({ placeName: 'Laurelhurst Theater', lat: 45.5225 });
     expect(await forge(cookie, { location: 'my aunt’s kitchen' })).toMatchObject({ placeName: null, lat: null, lng: null });
+  });
+
+  it('places a memory at a place of the Quest Map, by its name or the place it shows as its address', async () => {
+    const { cookie } = await newUser(t.app);
+    await t.database.db.insert(questNodes).values([
+      { name: 'Laurelhurst Duck Pond', category: 'nature', points: 50, address: 'Laurelhurst Park', latitude: 45.5204, longitude: -122.6259 },
+      { name: 'Courthouse Square Chimes', category: 'history', points: 50, address: 'Pioneer Square', latitude: 45.5189, longitude: -122.6793 },
+      { name: 'Old Gate', category: 'history', points: 50, address: '701 SW 6th Ave', latitude: 45.51, longitude: -122.67, active: false },
+    ]);
+    const pond = await forge(cookie, { location: 'Laurelhurst Duck Pond' });
+    expect(pond).toMatchObject({ placeName: 'Laurelhurst Duck Pond', lat: 45.5204, lng: -122.6259 });
+    expect(pond.linked_codex).toContainEqual({ kind: 'venue', name: 'Laurelhurst Duck Pond', detail: expect.stringMatching(/^A place on the Quest Map, in \w+/) });
+    expect(await forge(cookie, { location: 'the steps of Pioneer Square' })).toMatchObject({ placeName: 'Pioneer Square', lat: 45.5189 });
+    // A node no longer on the map is not a place to put one.
+    expect(await forge(cookie, { location: 'Old Gate' })).toMatchObject({ placeName: null, lat: null });
   });
 
   it('finds a venue among thousands, whatever its name sorts after', async () => {

@@ -9,6 +9,7 @@ import type { UserRow } from '../users/users.table.ts';
 import { analyse, composeTexts, geocode, type ForgeFacts, type ForgeInput, type ForgeTexts, type KnownPlace } from './geosymbol-generator.ts';
 import type { Generated } from './memories.mapper.ts';
 import { toGeosymbol } from './memories.mapper.ts';
+import { findNeighbourhood } from '../ingestion/pipeline/normalise.ts';
 import { createMemoriesRepository } from './memories.repository.ts';
 
 /** Venues weighed when geocoding a memory's place: the most alike by trigrams, ample for a typo or a longer text. */
@@ -42,21 +43,27 @@ export function createMemoriesService(deps: {
   const { db, clock, city, llm, log } = deps;
   const repo = createMemoriesRepository(db);
 
-  /** The city's neighbourhoods, and the known venues most like a part of the text. */
+  /** The city's neighbourhoods, the Quest Map's places, and the known venues most like a part of the text. */
   async function knownPlaces(locationText: string): Promise<KnownPlace[]> {
-    const venues = await repo.venuesLike(locationText, VENUE_CANDIDATES);
+    const [venues, landmarks] = await Promise.all([repo.venuesLike(locationText, VENUE_CANDIDATES), repo.landmarks()]);
+    const inNeighbourhood = (text: string, lat: number, lng: number) => findNeighbourhood(city, text, lat, lng)?.name ?? null;
     return [
       ...city.neighbourhoods.map((n): KnownPlace => ({ name: n.name, kind: 'neighbourhood', lat: n.lat, lng: n.lng, neighbourhood: n.name })),
       ...venues.map((v): KnownPlace => ({ name: v.name.trim(), kind: 'venue', lat: v.lat, lng: v.lng, neighbourhood: v.neighbourhood })),
+      ...landmarks.flatMap((l) =>
+        // An address that is only a street number and name is no place's name ("701 SW 6th Ave").
+        [l.name, /^\d/.test(l.address.trim()) ? '' : l.address].filter((name) => name.trim()).map((name): KnownPlace => ({ name: name.trim(), kind: 'landmark', lat: l.lat, lng: l.lng, neighbourhood: inNeighbourhood(`${l.name} ${l.address}`, l.lat, l.lng) })),
+      ),
     ];
   }
 
   async function codexFor(place: KnownPlace | null, phrases: string[]): Promise<CodexEntry[]> {
     const out: CodexEntry[] = [];
     if (place?.kind === 'venue') out.push({ kind: 'venue', name: place.name, detail: place.neighbourhood ? `A venue in ${place.neighbourhood}` : `A venue in ${city.name}` });
+    if (place?.kind === 'landmark') out.push({ kind: 'venue', name: place.name, detail: `A place on the Quest Map${place.neighbourhood ? `, in ${place.neighbourhood}` : ''}` });
     if (place?.neighbourhood) out.push({ kind: 'neighbourhood', name: place.neighbourhood, detail: `${place.neighbourhood}, ${city.name}` });
     if (place) {
-      const evs = await repo.eventsAt(place.kind === 'venue' ? { venue: place.name } : { neighbourhood: place.neighbourhood }, clock.now());
+      const evs = place.kind === 'venue' ? await repo.eventsAt({ venue: place.name }, clock.now()) : place.neighbourhood ? await repo.eventsAt({ neighbourhood: place.neighbourhood }, clock.now()) : [];
       for (const e of evs) out.push({ kind: 'event', name: e.title, detail: `${e.startDate < clock.now() ? 'Held' : 'Coming'} ${dateFmt(e.startDate, city.timeZone)}${e.venueName ? ` at ${e.venueName}` : ''}` });
     }
     for (const p of phrases.slice(0, 3)) out.push({ kind: 'phrase', name: p, detail: 'A key phrase of the memory' });
