@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysInMonth, isRealTimeOfDay, isRealWallClock, readTimestamp, zonedDayBounds, zonedToUtc, wallClock } from './time.ts';
+import { daysInMonth, formatEventWhen, isRealTimeOfDay, isRealWallClock, readTimestamp, zonedDayBounds, zonedToUtc, wallClock } from './time.ts';
 
 describe('zoned time', () => {
   it('converts a 19:00 Europe/Berlin wall clock to 18:00 UTC in winter and 17:00 in summer', () => {
@@ -57,5 +57,39 @@ describe('real wall clocks', () => {
     expect(readTimestamp('2027-03-01T19:61:00Z')).toBeUndefined();
     expect(readTimestamp('not a date')).toBeUndefined();
     expect(readTimestamp(undefined)).toBeUndefined();
+  });
+});
+
+describe('formatEventWhen and the year', () => {
+  const tz = 'America/Los_Angeles';
+  const now = new Date('2026-06-01T19:00:00Z');
+
+  it('leaves the year out for a date in this year', () => {
+    expect(formatEventWhen({ startDate: '2026-10-20T19:00:00.000Z', allDay: false }, tz, 'en-US', now)).toBe('Tue, Oct 20 · 12:00 PM');
+    expect(formatEventWhen({ startDate: '2026-12-31T08:00:00.000Z', allDay: true }, tz, 'en-US', now)).toBe('Thu, Dec 31 · All day');
+  });
+
+  it('says the year for a date next year, or two years ahead, so they do not read alike', () => {
+    expect(formatEventWhen({ startDate: '2027-10-20T19:00:00.000Z', allDay: false }, tz, 'en-US', now)).toBe('Wed, Oct 20, 2027 · 12:00 PM');
+    expect(formatEventWhen({ startDate: '2028-10-20T19:00:00.000Z', allDay: false }, tz, 'en-US', now)).toBe('Fri, Oct 20, 2028 · 12:00 PM');
+    expect(formatEventWhen({ startDate: '2027-03-01T08:00:00.000Z', allDay: true }, tz, 'en-US', now)).toBe('Mon, Mar 1, 2027 · All day');
+  });
+
+  it('says the year for a date in a past year', () => {
+    expect(formatEventWhen({ startDate: '2025-10-20T19:00:00.000Z', allDay: false }, tz, 'en-US', now)).toBe('Mon, Oct 20, 2025 · 12:00 PM');
+  });
+
+  it('says the year for early January seen in late December', () => {
+    const lateDecember = new Date('2026-12-30T20:00:00Z');
+    expect(formatEventWhen({ startDate: '2027-01-02T03:00:00.000Z', allDay: false }, tz, 'en-US', lateDecember)).toBe('Fri, Jan 1, 2027 · 7:00 PM');
+  });
+
+  it("reads the years in the city's zone, not in UTC", () => {
+    // 03:00 UTC on Jan 1 2027 is still New Year's Eve 2026 in Portland: this year's, no year shown.
+    const lateDecember = new Date('2026-12-30T20:00:00Z');
+    expect(formatEventWhen({ startDate: '2027-01-01T03:00:00.000Z', allDay: false }, tz, 'en-US', lateDecember)).toBe('Thu, Dec 31 · 7:00 PM');
+    // And at 7 PM on Dec 31 in Portland (already Jan 1 in UTC), New Year's Day is next year's.
+    const newYearsEve = new Date('2027-01-01T03:00:00Z');
+    expect(formatEventWhen({ startDate: '2027-01-01T20:00:00.000Z', allDay: false }, tz, 'en-US', newYearsEve)).toBe('Fri, Jan 1, 2027 · 12:00 PM');
   });
 });

@@ -116,11 +116,30 @@ export function dateFormat(locale: string, timeZone: string | undefined, options
   return f;
 }
 
-/** 'Sat, Nov 28 · 7:00 PM' in the city's zone ('Sat, Nov 28 · All day' for all-day events). */
-export function formatEventWhen(e: { startDate: string; allDay: boolean }, timeZone: string | undefined, locale = 'en-US'): string {
+/** Whether an instant falls, in the zone, in another calendar year than `now` does there. */
+function inAnotherYear(d: Date, timeZone: string | undefined, now: Date | number): boolean {
+  const year = dateFormat('en-US', timeZone, { year: 'numeric' });
+  return year.format(d) !== year.format(now);
+}
+
+/**
+ * An event's day in the city's zone: 'Sat, Nov 28' this year, 'Fri, Oct 20, 2028' in any other —
+ * events are listed up to two years ahead, and without the year 2026 and 2028 read alike.
+ */
+export function formatEventDay(d: Date, timeZone: string | undefined, locale = 'en-US', now: Date | number = Date.now()): string {
+  const options: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric' };
+  if (inAnotherYear(d, timeZone, now)) options.year = 'numeric';
+  return dateFormat(locale, timeZone, options).format(d);
+}
+
+/**
+ * 'Sat, Nov 28 · 7:00 PM' in the city's zone ('Sat, Nov 28 · All day' for all-day events); the year
+ * is added ('Fri, Oct 20, 2028 · 12:00 PM') when the day is not in `now`'s year there.
+ */
+export function formatEventWhen(e: { startDate: string; allDay: boolean }, timeZone: string | undefined, locale = 'en-US', now: Date | number = Date.now()): string {
   const d = new Date(e.startDate);
   if (Number.isNaN(d.getTime())) return '';
-  const day = dateFormat(locale, timeZone, { weekday: 'short', month: 'short', day: 'numeric' }).format(d);
+  const day = formatEventDay(d, timeZone, locale, now);
   if (e.allDay) return `${day} · All day`;
   const time = dateFormat(locale, timeZone, { hour: 'numeric', minute: '2-digit' }).format(d);
   return `${day} · ${time}`;

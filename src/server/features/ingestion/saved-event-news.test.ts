@@ -34,6 +34,14 @@ describe('savedEventNotifications', () => {
     ]);
   });
 
+  it('says the year of a date in another year than the run’s', () => {
+    const lateDecember = new Date('2026-12-30T20:00:00Z');
+    const news = [{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'moved' as const, from: new Date('2026-12-31T03:00:00Z'), to: new Date('2027-01-02T03:00:00Z') }];
+    expect(savedEventNotifications(news, [{ userId: 'u1', eventId: 'e1' }], city, lateDecember)).toEqual([
+      { userId: 'u1', type: 'info', title: 'Saved event moved', message: '“Lantern Walk” now starts Fri, Jan 1, 2027 · 7:00 PM (it was Wed, Dec 30 · 7:00 PM).', link: '/events/e1', at: lateDecember },
+    ]);
+  });
+
   it('tells no one when nobody saved the event', () => {
     expect(savedEventNotifications([{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'cancelled', start: at }], [], city, at)).toEqual([]);
   });

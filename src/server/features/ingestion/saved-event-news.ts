@@ -18,7 +18,7 @@ import type { SavedEventNews } from './pipeline/plan-run.ts';
 /** One notification per person who saved an event the run cancelled, listed again or moved. */
 export function savedEventNotifications(news: readonly SavedEventNews[], savers: readonly { userId: string; eventId: string }[], city: Pick<CityConfig, 'timeZone' | 'locale'>, at: Date): NewNotification[] {
   const byEvent = new Map(news.map((n) => [n.id, n]));
-  const when = (start: Date, allDay: boolean) => formatEventWhen({ startDate: start.toISOString(), allDay }, city.timeZone, city.locale);
+  const when = (start: Date, allDay: boolean) => formatEventWhen({ startDate: start.toISOString(), allDay }, city.timeZone, city.locale, at);
   return savers.flatMap(({ userId, eventId }) => {
     const n = byEvent.get(eventId);
     if (!n) return [];

@@ -70,8 +70,9 @@ function Count({ value, loading, estimated = false }: { value: number | undefine
   );
 }
 
-/** A custom range's day ('2026-12-05') as 'Dec 5'. */
-const dayLabel = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+/** A custom range's day ('2026-12-05') as 'Dec 5', or 'Dec 5, 2027' when it is not in this year. */
+const dayLabel = (day: string) =>
+  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC', ...(day.slice(0, 4) === String(new Date().getFullYear()) ? {} : { year: 'numeric' }) });
 
 /** While the city's source types load: none known yet (the selected ones still show). */
 const NO_FACETS: EventFacets = { categories: [], sourceTypes: [], total: 0, estimated: false };

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within, configure } from '@testing-lib
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dismissToast } from '../../components/ui/use-toast.ts';
 import { EventCard, EventCardSkeleton } from './event-card.tsx';
-import { formatEventWhen } from './events.queries.ts';
+import { formatEventEnd, formatEventWhen } from './events.queries.ts';
 import { buildEvent, buildUser, json, renderApp, stubFetch } from './test-helpers.tsx';
 import { FAVORITE_REDIRECT_MS, loginNavigation } from './use-toggle-favorite.ts';
 
@@ -17,13 +17,32 @@ afterEach(() => {
 });
 
 describe('formatEventWhen', { timeout: 30_000 }, () => {
+  const now = new Date('2026-11-27T18:00:00Z');
   it('formats the start in the city zone, not the browser zone', () => {
     const e = { startDate: '2026-11-29T03:00:00.000Z', allDay: false };
-    expect(formatEventWhen(e, 'America/Los_Angeles')).toBe('Sat, Nov 28 · 7:00 PM');
-    expect(formatEventWhen(e, 'Europe/Berlin')).toBe('Sun, Nov 29 · 4:00 AM');
+    expect(formatEventWhen(e, 'America/Los_Angeles', 'en-US', now)).toBe('Sat, Nov 28 · 7:00 PM');
+    expect(formatEventWhen(e, 'Europe/Berlin', 'en-US', now)).toBe('Sun, Nov 29 · 4:00 AM');
   });
   it('says All day for all-day events', () => {
-    expect(formatEventWhen({ startDate: '2026-11-28T08:00:00.000Z', allDay: true }, 'America/Los_Angeles')).toBe('Sat, Nov 28 · All day');
+    expect(formatEventWhen({ startDate: '2026-11-28T08:00:00.000Z', allDay: true }, 'America/Los_Angeles', 'en-US', now)).toBe('Sat, Nov 28 · All day');
+  });
+});
+
+describe('formatEventEnd', { timeout: 30_000 }, () => {
+  const tz = 'America/Los_Angeles';
+  const now = new Date('2026-11-27T18:00:00Z');
+  it('gives only the time when the event ends the day it starts', () => {
+    expect(formatEventEnd({ startDate: '2026-11-29T03:00:00.000Z', endDate: '2026-11-29T05:30:00.000Z', allDay: false }, tz, 'en-US', now)).toBe('9:30 PM');
+  });
+  it('gives the day without a year when it ends another day this year', () => {
+    expect(formatEventEnd({ startDate: '2026-11-29T03:00:00.000Z', endDate: '2026-11-30T05:30:00.000Z', allDay: false }, tz, 'en-US', now)).toBe('Sun, Nov 29 · 9:30 PM');
+  });
+  it('gives the year when it ends on a day of another year', () => {
+    expect(formatEventEnd({ startDate: '2026-12-31T20:00:00.000Z', endDate: '2027-01-01T10:00:00.000Z', allDay: false }, tz, 'en-US', now)).toBe('Fri, Jan 1, 2027 · 2:00 AM');
+    expect(formatEventEnd({ startDate: '2027-12-04T08:00:00.000Z', endDate: '2027-12-06T08:00:00.000Z', allDay: true }, tz, 'en-US', now)).toBe('Sun, Dec 5, 2027');
+  });
+  it('does not take the same date a year later for the same day', () => {
+    expect(formatEventEnd({ startDate: '2026-11-29T03:00:00.000Z', endDate: '2027-11-29T04:00:00.000Z', allDay: false }, tz, 'en-US', now)).toBe('Sun, Nov 28, 2027 · 8:00 PM');
   });
 });
 
@@ -41,6 +60,13 @@ describe('EventCard', { timeout: 30_000 }, () => {
     expect(within(card).getByTestId('price-label').textContent).toBe('$15 per person');
     expect(within(card).getByText('42 attendees')).toBeTruthy();
     expect(within(card).getByTestId('source-type').textContent).toBe('eventbrite');
+  });
+
+  it('says the year of an event in another year, so one two years ahead does not read as this year', () => {
+    const year = new Date().getFullYear() + 2;
+    renderApp(<EventCard event={buildEvent({ title: 'Far Ahead', startDate: `${year}-10-20T19:00:00.000Z` })} />);
+    const card = screen.getByRole('article');
+    expect(within(card).getByText(new RegExp(`^[A-Z][a-z]{2}, Oct 20, ${year} · 12:00 PM$`))).toBeTruthy();
   });
 
   it('labels free events Free (spec section 5)', () => {

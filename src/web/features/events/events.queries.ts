@@ -1,9 +1,9 @@
 import { useQuery, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { PublicConfig } from '../../../contract/city.ts';
 import type { EventDetail, EventSummary } from '../../../contract/events.ts';
-import { dateFormat, formatEventWhen } from '../../../contract/time.ts';
+import { dateFormat, formatEventDay, formatEventWhen } from '../../../contract/time.ts';
 
-export { formatEventWhen };
+export { formatEventDay, formatEventWhen };
 
 export const CONFIG_KEY = ['/api/config'] as const;
 export const eventDetailKey = (id: string) => ['/api/events', id] as const;
@@ -76,14 +76,17 @@ export function setFavoriteInCache(client: QueryClient, id: string, isFavorited:
   }
 }
 
-/** The time an event ends, in the city's zone ('9:30 PM'), or the date and time when it ends another day. */
-export function formatEventEnd(e: Pick<EventSummary, 'startDate' | 'endDate' | 'allDay'>, timeZone: string | undefined, locale = 'en-US'): string {
+/**
+ * The time an event ends, in the city's zone ('9:30 PM'), or the date and time when it ends another
+ * day (with the year when that day is not in `now`'s year, as formatEventWhen does).
+ */
+export function formatEventEnd(e: Pick<EventSummary, 'startDate' | 'endDate' | 'allDay'>, timeZone: string | undefined, locale = 'en-US', now: Date | number = Date.now()): string {
   const start = new Date(e.startDate);
   const end = new Date(e.endDate);
   if (Number.isNaN(end.getTime()) || end <= start) return '';
-  const dayFmt = dateFormat(locale, timeZone, { weekday: 'short', month: 'short', day: 'numeric' });
-  const sameDay = dayFmt.format(start) === dayFmt.format(end);
-  if (e.allDay) return sameDay ? '' : dayFmt.format(new Date(end.getTime() - 1));
+  const sameDayFmt = dateFormat('en-US', timeZone, { year: 'numeric', month: 'numeric', day: 'numeric' });
+  const sameDay = sameDayFmt.format(start) === sameDayFmt.format(end);
+  if (e.allDay) return sameDay ? '' : formatEventDay(new Date(end.getTime() - 1), timeZone, locale, now);
   const time = dateFormat(locale, timeZone, { hour: 'numeric', minute: '2-digit' }).format(end);
-  return sameDay ? time : `${dayFmt.format(end)} · ${time}`;
+  return sameDay ? time : `${formatEventDay(end, timeZone, locale, now)} · ${time}`;
 }
