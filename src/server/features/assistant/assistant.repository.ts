@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { queryRows } from '../../db/client.ts';
 import { auditLog, errorLog } from '../admin/admin.table.ts';
+import { listedEvent } from '../events/events.repository.ts';
 import { events, images } from '../events/events.table.ts';
 import { sourceRuns, sources } from '../ingestion/sources.table.ts';
 import { stories } from '../stories/stories.table.ts';
@@ -61,11 +62,12 @@ export function createAssistantRepository(db: Db) {
       const [row] = await db.select({ id: events.id, title: events.title, status: events.status, startDate: events.startDate }).from(events).where(eq(events.id, id));
       return row;
     },
+    /** Listed events (approved, not gone: as the lists and stats count them) starting in [from, to), by category. */
     categoryCounts: (from: Date, to: Date) =>
       db
         .select({ category: events.category, n: sql<number>`count(*)::int` })
         .from(events)
-        .where(and(eq(events.status, 'approved'), gte(events.startDate, from), lt(events.startDate, to)))
+        .where(and(listedEvent(), gte(events.startDate, from), lt(events.startDate, to)))
         .groupBy(events.category)
         .orderBy(desc(sql`count(*)`), asc(events.category)),
     sourceRefs: () => db.select({ id: sources.id, name: sources.name }).from(sources).orderBy(sources.name),

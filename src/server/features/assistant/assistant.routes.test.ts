@@ -156,6 +156,69 @@ describe('read commands answer at once with real data', () => {
   });
 });
 
+describe('event counts say what is listed', () => {
+  const HOUR = 3600 * 1000;
+  const stats = async () => (await t.app.inject({ method: 'GET', url: '/api/events/stats' })).json() as { totalEvents: number; todayEvents: number };
+  const wellness = (r: AssistantChatResponse) => (r.commandResult as { categories: { category: string; n: number }[] }).categories.find((c) => c.category === 'Wellness')?.n ?? 0;
+
+  it('counts no event its source cancelled or removed: by category, all listed now, and in the health check', async () => {
+    const [weekBefore, monthBefore, allBefore, healthBefore] = [await ask('category breakdown for this week'), await ask('category breakdown for this month'), await ask('how many events are there?'), await ask('system health check')];
+    const gone = new Date(NOW.getTime() - HOUR);
+    // Starting today (Wednesday noon + 1 h): one listed, one every feed dropped, one its source cancelled.
+    const today = new Date(NOW.getTime() + HOUR);
+    await buildEvent(t.database.db, { title: 'Sunrise Yoga', category: 'Wellness', startDate: today });
+    await buildEvent(t.database.db, { title: 'Dropped Yoga', category: 'Wellness', startDate: today, goneAt: gone });
+    await buildEvent(t.database.db, { title: 'Cancelled Yoga', category: 'Wellness', startDate: new Date(NOW.getTime() + 3 * DAY), goneAt: gone, cancelledBySource: true });
+    // Later in the month: one listed, one removed.
+    await buildEvent(t.database.db, { title: 'Sound Bath', category: 'Wellness', startDate: new Date(NOW.getTime() + 12 * DAY) });
+    await buildEvent(t.database.db, { title: 'Removed Sound Bath', category: 'Wellness', startDate: new Date(NOW.getTime() + 13 * DAY), goneAt: gone });
+
+    const week = await ask('category breakdown for this week');
+    expect(week).toMatchObject({ commandType: 'events_by_category', commandExecuted: true, commandResult: { window: 'week' } });
+    expect(wellness(week)).toBe(1);
+    expect((week.commandResult as { total: number }).total).toBe((weekBefore.commandResult as { total: number }).total + 1);
+    expect(week.response).toContain('- Wellness: 1');
+    expect(week.response).toMatch(/^\d+ listed events? starting in the next 7 days:/);
+
+    const month = await ask('category breakdown for this month');
+    expect(wellness(month)).toBe(2);
+    expect((month.commandResult as { total: number }).total).toBe((monthBefore.commandResult as { total: number }).total + 2);
+    expect(month.response).toContain('- Wellness: 2');
+
+    // All listed now: the listing's own count, the one /api/events/stats gives the Admin Overview.
+    const all = await ask('how many events are there?');
+    expect(all).toMatchObject({ commandType: 'events_by_category', commandExecuted: true, commandResult: { window: 'all', estimated: false } });
+    expect(wellness(all)).toBe(2);
+    const listedNow = (await stats()).totalEvents;
+    expect((all.commandResult as { total: number }).total).toBe(listedNow);
+    expect((all.commandResult as { total: number }).total).toBe((allBefore.commandResult as { total: number }).total + 2);
+    expect(all.response).toContain(`${listedNow} events listed now`);
+
+    // The health check says what is listed, and labels the total of approved rows for what it is.
+    const health = await ask('system health check');
+    const before = healthBefore.commandResult as { listed: { events: number; today: number }; storage: { totalEvents: number } };
+    const after = health.commandResult as typeof before;
+    expect(after.listed).toEqual({ events: listedNow, today: (await stats()).todayEvents });
+    expect(after.listed.events).toBe(before.listed.events + 2);
+    expect(after.listed.today).toBe(before.listed.today + 1);
+    expect(after.storage.totalEvents).toBe(before.storage.totalEvents + 5);
+    expect(health.response).toContain(`${listedNow} events listed now (${after.listed.today} starting today); ${after.storage.totalEvents} approved in all, past and removed ones included;`);
+  });
+
+  it('answers "events this week" and "how many events are there?" from the data, not with help', async () => {
+    const week = await ask('events this week');
+    expect(week).toMatchObject({ commandType: 'events_by_category', commandExecuted: true, commandResult: { window: 'week' }, metadata: { action: 'executed' } });
+    expect(week.response).not.toContain("I didn't recognise that");
+    expect(wellness(week)).toBe(1);
+    const today = await ask('events today');
+    expect(today.commandResult).toMatchObject({ window: 'today' });
+    expect(wellness(today)).toBe(1);
+    const all = await ask('how many events are there?');
+    expect(all).toMatchObject({ commandType: 'events_by_category', commandExecuted: true, commandResult: { window: 'all', total: (await stats()).totalEvents } });
+    expect(all.response).not.toContain("I didn't recognise that");
+  });
+});
+
 describe('changing commands: propose, confirm once', () => {
   it('proposes clearing a cache with a token, and runs it on confirmation, once', async () => {
     const p = await ask('clear the events cache');

@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { z } from 'zod';
 import type { CommandType } from '../../../contract/assistant.ts';
+import { EventListQuery } from '../../../contract/events.ts';
 import type { HealthResponse } from '../../../contract/health.ts';
 import { zonedDayBounds } from '../../../contract/time.ts';
 import type { Clock } from '../../clock.ts';
@@ -32,7 +33,7 @@ export interface CommandContext {
   clock: Clock;
   timeZone: string;
   health: { report(): Promise<HealthResponse> };
-  events: Pick<EventsService, 'setStatus'>;
+  events: Pick<EventsService, 'setStatus' | 'stats' | 'facets'>;
   ingestion: Pick<IngestionService, 'runSource'>;
   audit: AuditRepository;
   /** Read when the command runs: the app decorates them after the assistant is built. */
@@ -103,6 +104,8 @@ async function migrateAgain(database: Database): Promise<void> {
   else throw new Error('no database handle to migrate with');
 }
 
+const nEvents = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
+
 const NoArgs = z.object({});
 const Uuid = z.uuid();
 
@@ -118,14 +121,18 @@ const healthCheck: CommandDef<typeof NoArgs> = {
     const dbMs = Math.round((performance.now() - t0) * 10) / 10;
     const h = await ctx.health.report();
     const s = h.health.metrics.storage;
+    // What is listed, as the Admin Overview counts it (/api/events/stats); the storage total of
+    // approved rows keeps past and removed events, and is labelled so.
+    const stats = await ctx.events.stats(ctx.clock.now());
+    const listed = { events: stats.totalEvents, today: stats.todayEvents };
     const scheduler = ctx.scheduler() ? 'running' : 'not running in this instance';
     const text = [
       `System status: ${h.status}.`,
       `Uptime ${fmtUptime(h.health.metrics.system.uptime)}; database answered in ${dbMs} ms.`,
-      `${s.totalEvents} approved events (${s.todayEvents} today), ${s.totalUsers} users.`,
+      `${nEvents(listed.events)} listed now (${listed.today} starting today); ${s.totalEvents} approved in all, past and removed ones included; ${s.totalUsers} users.`,
       `Source scheduler: ${scheduler}.`,
     ].join('\n');
-    return { text, result: { status: h.status, uptimeMs: h.health.metrics.system.uptime, databaseMs: dbMs, storage: s, scheduler } };
+    return { text, result: { status: h.status, uptimeMs: h.health.metrics.system.uptime, databaseMs: dbMs, listed, storage: s, scheduler } };
   },
 };
 
@@ -228,18 +235,27 @@ const pendingReview: CommandDef<typeof PendingArgs> = {
   },
 };
 
-const CategoryArgs = z.object({ window: z.enum(WINDOWS).default('week') });
+const CategoryArgs = z.object({ window: z.enum([...WINDOWS, 'all']).default('week') });
 const eventsByCategory: CommandDef<typeof CategoryArgs> = {
   type: 'events_by_category',
   changing: false,
-  summary: 'Approved events starting today, this week or this month, counted by category',
+  summary: 'Listed events (approved, not cancelled or removed by their source) starting today, this week or this month, or all listed now, counted by category',
   args: CategoryArgs,
   describe: async () => 'Counts events by category.',
   async run(args, ctx) {
+    const lines = (head: string, rows: readonly { category: string; n: number }[]) => [head, ...rows.map((r) => `- ${r.category}: ${r.n}`)].join('\n');
+    if (args.window === 'all') {
+      // The listing's own count (Discover's "All Events" and the Admin Overview's "Listed now"):
+      // listed events that have not ended, a recurring one once; estimated past a thousand.
+      const f = await ctx.events.facets(EventListQuery.parse({}), ctx.clock.now());
+      const rows = f.categories.map((c) => ({ category: c.value, n: c.count }));
+      const text = f.total ? lines(`${f.estimated ? 'About ' : ''}${nEvents(f.total)} listed now (a recurring event counted once):`, rows) : 'No events are listed now.';
+      return { text, result: { window: args.window, total: f.total, estimated: f.estimated, categories: rows } };
+    }
     const { from, to, label } = windowBounds(args.window, ctx);
     const rows = await ctx.repo.categoryCounts(from, to);
     const total = rows.reduce((n, r) => n + r.n, 0);
-    const text = total ? [`${total} approved events ${label}:`, ...rows.map((r) => `- ${r.category}: ${r.n}`)].join('\n') : `No approved events ${label}.`;
+    const text = total ? lines(`${total} listed event${total === 1 ? '' : 's'} starting ${label}:`, rows) : `No listed events start ${label}.`;
     return { text, result: { window: args.window, from: from.toISOString(), to: to.toISOString(), total, categories: rows } };
   },
 };

@@ -43,6 +43,18 @@ describe('built-in intent engine', () => {
     expect(parseIntent('is the cache stale?', CASE_KNOWN).type).not.toBe('clear_cache');
   });
 
+  it('counts events for the phrasings the help offers: a window named, or all listed now', () => {
+    expect(parseIntent('events this week', CASE_KNOWN)).toEqual({ type: 'events_by_category', args: { window: 'week' } });
+    expect(parseIntent('events today', CASE_KNOWN)).toEqual({ type: 'events_by_category', args: { window: 'today' } });
+    expect(parseIntent('events this month', CASE_KNOWN)).toEqual({ type: 'events_by_category', args: { window: 'month' } });
+    expect(parseIntent('how many events are there?', CASE_KNOWN)).toEqual({ type: 'events_by_category', args: { window: 'all' } });
+    expect(parseIntent('total events', CASE_KNOWN)).toEqual({ type: 'events_by_category', args: { window: 'all' } });
+    expect(parseIntent('number of events this month', CASE_KNOWN)).toEqual({ type: 'events_by_category', args: { window: 'month' } });
+    // Still what they were: the review queue, and a question about users.
+    expect(parseIntent('how many events are waiting for review?', CASE_KNOWN).type).toBe('pending_review');
+    expect(parseIntent('how many users are there?', CASE_KNOWN).type).toBeNull();
+  });
+
   it('asks which source or event when the name matches nothing or several', () => {
     expect(parseIntent('run the Hollywood Theatre feed', CASE_KNOWN)).toMatchObject({ type: 'run_source', args: null });
     expect(parseIntent('run the Portland feed', CASE_KNOWN)).toMatchObject({ type: 'run_source', args: null });

@@ -238,7 +238,7 @@ const toNum = (s: string) => (/^\d+$/.test(s) ? Number(s) : (NUM_WORDS[s] ?? NaN
 const DAY_NAME = '(?:mon|tues|wednes|thurs|fri|satur|sun)day';
 
 /** The time window a phrase names: a span in hours, days, weeks or months rounds up to today, a week or a month. */
-function windowOf(text: string, fallback: (typeof WINDOWS)[number]): (typeof WINDOWS)[number] {
+function windowOf<F extends (typeof WINDOWS)[number] | null>(text: string, fallback: F): (typeof WINDOWS)[number] | F {
   const span = new RegExp(`\\b(?:past|last|previous|next|coming|within|in|over)\\s+(?:the\\s+)?${NUM}\\s+(hours?|days?|weeks?|months?)\\b`).exec(text);
   if (span) {
     const n = toNum(span[1]!);
@@ -376,8 +376,12 @@ export function parseIntent(message: string, known: KnownNames): ParsedIntent {
     return { type: 'health_check', args: {} };
   }
 
-  if (has('event') && /\b(this week|next 7 days|this month|today)\b/.test(text) && /\b(how many|count|number)\b/.test(text)) {
-    return { type: 'events_by_category', args: { window: windowOf(text, 'week') } };
+  // Events counted, as the help offers ("events this week", "how many events are there?"):
+  // those starting in the window named, or, with none named, all listed now.
+  if (has('event') && !has('fail', 'error')) {
+    const counted = /\b(how many|count|counts|number of|total|totals|tally)\b/.test(text);
+    if (UPCOMING_WINDOW.test(text) || (counted && windowOf(text, null))) return { type: 'events_by_category', args: { window: windowOf(text, 'week') } };
+    if (counted) return { type: 'events_by_category', args: { window: 'all' } };
   }
 
   // A failure asked about with nothing else named: the error log says what broke.
@@ -385,6 +389,9 @@ export function parseIntent(message: string, known: KnownNames): ParsedIntent {
 
   return { type: null };
 }
+
+/** A window ahead, as the events count reads it ("today", "this week", "the next 30 days"). */
+const UPCOMING_WINDOW = /\b(today|tonight|this (week|weekend|month)|next (week|month|7 days|seven days|30 days|thirty days))\b/;
 
 const HEALTH_SUBJECT = '(scheduler|workers?|background jobs|jobs|services|system|systems|server|servers|app|application|platform|site|website|api|everything|things|we|townbeat|backend|instance)';
 const HEALTH_STATE = '(memory|cpu|load|ram|green|going|issues?|problems?|trouble|wrong|broken|slow|sluggish|laggy|lagging|unresponsive|status|ok|okay|fine|running|working|good|alright|all right|check|doing|operational|holding up|healthy|up|down|online|offline|alive|responding|responsive|reachable|sane|sanity)';

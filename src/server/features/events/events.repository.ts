@@ -137,6 +137,14 @@ function inEarthBox(lat: number, lng: number, radiusM: number | SQL): SQL {
 /** Every column but the tsvector, the widest value of a row, which no reader needs. */
 const { search: _search, ...eventColumns } = getTableColumns(events);
 
+/**
+ * A listed event: approved and not gone (an event every feed dropped, or its source cancelled,
+ * keeps its row, out of lists and counts), as filterConditions tests for the default statuses
+ * before its window, ended and series tests. Counts of events starting in a span (the stats'
+ * today, the assistant's category counts) test it as is.
+ */
+export const listedEvent = (): SQL => and(eq(events.status, 'approved'), isNull(events.goneAt))!;
+
 /** Every condition of a filter; `omit` leaves one out (facet counts ignore their own filter). */
 export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType'): SQL[] {
   const c: SQL[] = [];
@@ -968,7 +976,7 @@ export function createEventsRepository(db: Db) {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(events)
-        .where(and(eq(events.status, 'approved'), gte(events.startDate, start), lt(events.startDate, end)));
+        .where(and(listedEvent(), gte(events.startDate, start), lt(events.startDate, end)));
       return row?.n ?? 0;
     },
 
