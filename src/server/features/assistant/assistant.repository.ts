@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { queryRows } from '../../db/client.ts';
 import { auditLog, errorLog } from '../admin/admin.table.ts';
-import { listedEvent } from '../events/events.repository.ts';
+import { awaitingReview, listedEvent } from '../events/events.repository.ts';
 import { events, images } from '../events/events.table.ts';
 import { sourceRuns, sources } from '../ingestion/sources.table.ts';
 import { stories } from '../stories/stories.table.ts';
@@ -43,13 +43,14 @@ export function createAssistantRepository(db: Db) {
         return null;
       }
     },
-    async countPending(): Promise<number> {
-      const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(eq(events.status, 'pending'));
+    /** The review queue's size (see awaitingReview). */
+    async countPending(now: Date): Promise<number> {
+      const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(awaitingReview(now));
       return r?.n ?? 0;
     },
-    /** Pending events (id and title) for matching an admin's words against, newest first. */
-    listPendingRefs: (limit: number) =>
-      db.select({ id: events.id, title: events.title }).from(events).where(eq(events.status, 'pending')).orderBy(desc(events.createdAt)).limit(limit),
+    /** The review queue's events (id and title) for matching an admin's words against, newest first. */
+    listPendingRefs: (limit: number, now: Date) =>
+      db.select({ id: events.id, title: events.title }).from(events).where(awaitingReview(now)).orderBy(desc(events.createdAt)).limit(limit),
     /** Stories hidden after reports and not reviewed yet. */
     reportedStories: (limit: number) =>
       db

@@ -66,6 +66,9 @@ describe('read commands answer at once with real data', () => {
   it('counts events waiting for review and events this week by category', async () => {
     const soon = new Date(NOW.getTime() + DAY);
     await buildEvent(t.database.db, { title: 'Review Me Please', status: 'pending', startDate: soon });
+    // Not in the review queue: its source dropped it, or it is over.
+    await buildEvent(t.database.db, { title: 'Dropped Swap', status: 'pending', startDate: soon, goneAt: NOW });
+    await buildEvent(t.database.db, { title: 'Yesterday Talk', status: 'pending', startDate: new Date(NOW.getTime() - DAY), endDate: new Date(NOW.getTime() - DAY + 3600_000) });
     await buildEvent(t.database.db, { title: 'Open Mic', category: 'Music', startDate: soon });
     await buildEvent(t.database.db, { title: 'Taco Crawl', category: 'Food', startDate: new Date(NOW.getTime() + 2 * DAY) });
     await buildEvent(t.database.db, { title: 'Far Away Fest', category: 'Food', startDate: new Date(NOW.getTime() + 20 * DAY) });

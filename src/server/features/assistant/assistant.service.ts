@@ -106,7 +106,7 @@ export function createAssistantService(deps: AssistantServiceDeps) {
   };
 
   async function knownNames(): Promise<KnownNames> {
-    return { sources: await repo.sourceRefs(), pendingEvents: await repo.listPendingRefs(500) };
+    return { sources: await repo.sourceRefs(), pendingEvents: await repo.listPendingRefs(500, clock.now()) };
   }
 
   const reply = (engine: Engine, r: Omit<Reply, 'metadata'> & { metadata: Omit<Reply['metadata'], 'engine'> }): Reply => ({ ...r, metadata: { ...r.metadata, engine } });

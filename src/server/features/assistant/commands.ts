@@ -225,7 +225,7 @@ const pendingReview: CommandDef<typeof PendingArgs> = {
   args: PendingArgs,
   describe: async () => 'Reads the review queue.',
   async run(args, ctx) {
-    const [count, refs, reported] = [await ctx.repo.countPending(), await ctx.repo.listPendingRefs(args.limit), await ctx.repo.reportedStories(args.limit)];
+    const [count, refs, reported] = [await ctx.repo.countPending(ctx.clock.now()), await ctx.repo.listPendingRefs(args.limit, ctx.clock.now()), await ctx.repo.reportedStories(args.limit)];
     const lines = count
       ? [`${count} event${count === 1 ? '' : 's'} waiting for review.${count > refs.length ? ` The newest ${refs.length}:` : ''}`, ...refs.map((e) => `- ${quote(e.title)} (id ${e.id})`)]
       : ['No events are waiting for review.'];
