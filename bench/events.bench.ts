@@ -310,10 +310,10 @@ async function withConnection<T>(database: Database, fn: (q: Query) => Promise<T
 const INSERT_EVENTS = `
 insert into events (id, title, description, category, category_confidence, source_type, source_url, start_date, end_date,
   time_zone, all_day, venue_id, venue_name, address, neighbourhood, lat, lng, attendee_count, price, is_free, is_verified,
-  status, favorite_count)
+  status, favorite_count, people_count)
 select id, title, description, category, category_confidence, source_type, source_url, start_date, end_date,
   '${PORTLAND.timeZone}', all_day, venue_id, venue_name, address, neighbourhood, lat, lng, attendee_count, price, is_free, is_verified,
-  status, favorite_count
+  status, favorite_count, favorite_count
 from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::real[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[],
   $10::boolean[], $11::uuid[], $12::text[], $13::text[], $14::text[], $15::float8[], $16::float8[], $17::int[], $18::numeric[],
   $19::boolean[], $20::boolean[], $21::text[], $22::int[])

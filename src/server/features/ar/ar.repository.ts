@@ -8,6 +8,7 @@ export interface ArEventRow {
   title: string;
   startDate: Date;
   attendeeCount: number;
+  peopleCount: number;
   category: string;
   venueName: string;
   lat: number;
@@ -19,6 +20,7 @@ const eventColumns = {
   title: events.title,
   startDate: events.startDate,
   attendeeCount: events.attendeeCount,
+  peopleCount: events.peopleCount,
   category: events.category,
   venueName: events.venueName,
   lat: sql<number>`${events.lat}`,

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import { bearingDeg, boundingBox, haversineM } from '../../lib/geo.ts';
+import { attendeesOf } from '../events/events.mapper.ts';
 import { announceAward, payAward, type PayOutcome } from '../gaming/awards.ts';
 import { fixedPoints, RULES } from '../gaming/rules.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -21,7 +22,7 @@ const toArEvent = (e: ArEventRow, lat: number, lng: number): ArEvent => ({
   id: e.id,
   title: e.title,
   time: e.startDate.toISOString(),
-  attendees: e.attendeeCount,
+  attendees: attendeesOf(e),
   category: e.category,
   venue: e.venueName,
   lat: e.lat,

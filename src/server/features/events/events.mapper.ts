@@ -4,6 +4,12 @@ import type { DetailRow, SummaryRow } from './events.repository.ts';
 
 const METRES_PER_UNIT = { mi: 1609.344, km: 1000 } as const;
 
+/**
+ * Attendees, as every screen and API shows them: the source's own RSVPs plus the members who saved
+ * the event or checked in at it, each person once (events.people_count).
+ */
+export const attendeesOf = (e: { attendeeCount: number; peopleCount: number }) => e.attendeeCount + e.peopleCount;
+
 /** A database row as the wire shows it; distances in the city's unit, one decimal. */
 export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): EventSummary {
   const e = row.event;
@@ -27,8 +33,7 @@ export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): Event
     neighbourhood: e.neighbourhood,
     lat: e.lat,
     lng: e.lng,
-    // Real people: the source's own RSVPs, check-ins here, and people who saved it.
-    attendeeCount: e.attendeeCount + e.checkinCount + e.favoriteCount,
+    attendeeCount: attendeesOf(e),
     price: e.price === null ? null : Number(e.price),
     priceMax: e.priceMax === null ? null : Number(e.priceMax),
     priceNote: e.priceNote,

@@ -1,8 +1,21 @@
 import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, ne, sql, type SQL } from 'drizzle-orm';
 import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { pointAwards } from '../gaming/ledger.table.ts';
 import { eventSources, events, favorites, images } from './events.table.ts';
 import { estimateRows, histogram, matchShare, SKETCH_CELLS_PER_DEGREE, WORD_SAMPLE, type ListingSketch } from './listing-sketch.ts';
+
+/** Whether the member checked in at the event (its QR code's award in the ledger). */
+const checkedIn = (userId: string, eventId: SQL) =>
+  sql`exists (select 1 from ${pointAwards} where ${pointAwards.activityType} = 'check_in' and ${pointAwards.eventId} = ${eventId} and ${pointAwards.userId} = ${userId})`;
+
+/**
+ * The members an event's attendees count: who saved it or checked in there, each once (the value
+ * events.people_count keeps). For recounts after merges and splits, not for lists.
+ */
+export const peopleOf = (eventId: SQL) =>
+  sql`(select count(*)::int from (select ${favorites.userId} from ${favorites} where ${favorites.eventId} = ${eventId}
+    union select ${pointAwards.userId} from ${pointAwards} where ${pointAwards.activityType} = 'check_in' and ${pointAwards.eventId} = ${eventId}) as people)`;
 
 export interface EventFilter {
   now: Date;
@@ -244,6 +257,7 @@ const cardColumns = {
   lng: events.lng,
   attendeeCount: events.attendeeCount,
   checkinCount: events.checkinCount,
+  peopleCount: events.peopleCount,
   price: events.price,
   priceMax: events.priceMax,
   priceNote: events.priceNote,
@@ -865,7 +879,8 @@ export function createEventsRepository(db: Db) {
       }
       order.push(sql`${metresFrom(lat, lng)} asc nulls last`);
     } else if (sort === 'popularity') {
-      order.push(desc(sql`${events.favoriteCount} + ${events.attendeeCount} + ${events.checkinCount}`));
+      // Attendees as every screen shows them; the expression of events_cards_popularity_idx (0035).
+      order.push(desc(sql`${events.attendeeCount} + ${events.peopleCount}`));
     }
     // The same order, by an expression no index gives, when every match is better read and sorted.
     order.push(asc(f.wordsFirst && order.length === 0 ? sql`${events.startDate} + interval '0 seconds'` : events.startDate), asc(events.id));
@@ -1058,7 +1073,9 @@ export function createEventsRepository(db: Db) {
       await db.execute(sql`with gone as (
           delete from ${favorites} f using ${events} e
           where f.user_id = ${userId} and f.event_id = e.id and e.merged_into = ${eventId} returning f.event_id)
-        update ${events} set favorite_count = greatest(favorite_count - 1, 0) where id in (select event_id from gone)`);
+        update ${events} set favorite_count = greatest(favorite_count - 1, 0),
+          people_count = greatest(people_count - case when ${checkedIn(userId, sql`${events.id}`)} then 0 else 1 end, 0)
+        where id in (select event_id from gone)`);
       return true;
     },
 
@@ -1073,10 +1090,17 @@ export function createEventsRepository(db: Db) {
       return rows.length > 0;
     },
 
-    async addToFavoriteCount(eventId: string, delta: number) {
+    /**
+     * Moves the event's saves by the member's one save, and its people unless the member checked in
+     * there (then they are counted already). Called under lockFavorite, which check-ins take too.
+     */
+    async addToFavoriteCount(eventId: string, userId: string, delta: 1 | -1) {
       await db
         .update(events)
-        .set({ favoriteCount: sql`greatest(0, ${events.favoriteCount} + ${delta})` })
+        .set({
+          favoriteCount: sql`greatest(0, ${events.favoriteCount} + ${delta})`,
+          peopleCount: sql`greatest(0, ${events.peopleCount} + case when ${checkedIn(userId, sql`${events.id}`)} then 0 else ${delta}::int end)`,
+        })
         .where(eq(events.id, eventId));
     },
 

@@ -102,7 +102,7 @@ describe('GET /api/events', () => {
   });
 
   it('sorts by date, popularity and distance', async () => {
-    await buildEvent(t.database.db, { title: 'Far popular', startDate: inHours(3), favoriteCount: 10, lat: 45.59, lng: -122.75 });
+    await buildEvent(t.database.db, { title: 'Far popular', startDate: inHours(3), favoriteCount: 10, peopleCount: 10, lat: 45.59, lng: -122.75 });
     await buildEvent(t.database.db, { title: 'Near quiet', startDate: inHours(5), favoriteCount: 0, lat: 45.5155, lng: -122.679 });
     await buildEvent(t.database.db, { title: 'Mid', startDate: inHours(1), attendeeCount: 4, lat: 45.53, lng: -122.68 });
     expect(titles(await get('/api/events?sortBy=date'))).toEqual(['Mid', 'Far popular', 'Near quiet']);

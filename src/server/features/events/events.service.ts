@@ -135,12 +135,12 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
         const row = await txRepo.findById(eventId, null);
         if (!row || row.event.status !== 'approved') throw notFound('Event not found');
         if (await txRepo.deleteFavorite(viewer.id, eventId)) {
-          await txRepo.addToFavoriteCount(eventId, -1);
+          await txRepo.addToFavoriteCount(eventId, viewer.id, -1);
           return { isFavorited: false, points: null, paid: null };
         }
         const now = clock.now();
         await txRepo.insertFavorite(viewer.id, eventId, now);
-        await txRepo.addToFavoriteCount(eventId, 1);
+        await txRepo.addToFavoriteCount(eventId, viewer.id, 1);
         // The shared award path: paid once per event; badges it unlocks are earned in this transaction.
         const paid = await payAward(
           tx,

@@ -104,6 +104,12 @@ export const events = pgTable(
     attendeeCount: integer('attendee_count').notNull().default(0),
     /** People who checked in with the event's signed QR code. */
     checkinCount: integer('checkin_count').notNull().default(0),
+    /**
+     * Members who saved the event or checked in at it, each person once (saving and checking in is
+     * one person). Attendees everywhere = attendeeCount + peopleCount. Kept by the favourite toggle
+     * and the check-in in their transactions, recounted on merges and splits (peopleOf).
+     */
+    peopleCount: integer('people_count').notNull().default(0),
     /** The lowest price; with `priceMax`, the range a source or its text gives ("Tickets $12-15"). */
     price: numeric('price', { precision: 10, scale: 2, mode: 'number' }),
     priceMax: numeric('price_max', { precision: 10, scale: 2, mode: 'number' }),
@@ -157,8 +163,8 @@ export const events = pgTable(
     index('events_status_start_idx').on(t.status, t.startDate),
     index('events_status_category_start_idx').on(t.status, t.category, t.startDate),
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
-    // Listed cards by start and by popularity, covering what lists filter on: written as SQL in
-    // migrations 0015 and 0017 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
+    // Listed cards by start and by popularity (attendees: attendee_count + people_count, migration
+    // 0035), covering what lists filter on: written as SQL in migrations 0015, 0017 and 0035 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
     // events_cards_popularity_idx, events_cards_earth_idx (events_cards_search_start_idx, which also carried
     // the words, was dropped in 0021: a long description made its entry too large to insert).
     // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows;

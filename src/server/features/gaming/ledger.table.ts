@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../users/users.table.ts';
 
@@ -29,5 +30,7 @@ export const pointAwards = pgTable(
     index('point_awards_user_type_time_idx').on(t.userId, t.activityType, t.createdAt),
     // The weekly leaderboard sums awards since Monday.
     index('point_awards_time_idx').on(t.createdAt),
+    // Who checked in at an event: the people an event's attendees count (events.people_count).
+    index('point_awards_checkins_idx').on(t.eventId, t.userId).where(sql`${t.activityType} = 'check_in'`),
   ],
 );

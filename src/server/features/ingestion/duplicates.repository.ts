@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
+import { peopleOf } from '../events/events.repository.ts';
 import { eventSources, events, favorites } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import { sources } from './sources.table.ts';
@@ -86,7 +87,7 @@ export function createDuplicatesRepository(db: Db) {
       await db.execute(sql`update ${events} set merged_into = ${targetId} where merged_into = ${childId}`);
       await db.execute(sql`insert into ${favorites} (user_id, event_id, created_at, copied_from)
         select user_id, ${targetId}, created_at, coalesce(copied_from, ${childId}) from ${favorites} where event_id = ${childId} on conflict do nothing`);
-      await db.execute(sql`update ${events} set favorite_count = (select count(*) from ${favorites} where event_id = ${targetId}) where id = ${targetId}`);
+      await db.execute(sql`update ${events} e set favorite_count = (select count(*) from ${favorites} where event_id = ${targetId}), people_count = ${peopleOf(sql`e.id`)} where e.id = ${targetId}`);
     },
     /**
      * Gives every record merged into the event its own listing back, with the status it had; the
@@ -99,7 +100,7 @@ export function createDuplicatesRepository(db: Db) {
       if (ids.length) {
         const restored = sql`${sql.param(ids)}::uuid[]`;
         await db.execute(sql`delete from ${favorites} where copied_from = any(${restored})`);
-        await db.execute(sql`update ${events} e set favorite_count = (select count(*) from ${favorites} f where f.event_id = e.id)
+        await db.execute(sql`update ${events} e set favorite_count = (select count(*) from ${favorites} f where f.event_id = e.id), people_count = ${peopleOf(sql`e.id`)}
           where e.id = ${eventId} or e.id = any(${restored})`);
       }
       return ids;

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { events } from '../events/events.table.ts';
+import { events, favorites } from '../events/events.table.ts';
 import { pointAwards } from '../gaming/ledger.table.ts';
 
 /** The few lookups QR codes need; no rules here. */
@@ -14,11 +14,17 @@ export function createQrRepository(db: Db) {
       return row;
     },
 
-    /** One more person checked in at the event. */
-    async countCheckIn(eventId: string) {
+    /**
+     * One more check-in at the event, and one more person unless the member saved it (then they are
+     * counted already). Called under the member's lock on the event (EventsRepository.lockFavorite).
+     */
+    async countCheckIn(eventId: string, userId: string) {
       await db
         .update(events)
-        .set({ checkinCount: sql`${events.checkinCount} + 1` })
+        .set({
+          checkinCount: sql`${events.checkinCount} + 1`,
+          peopleCount: sql`${events.peopleCount} + case when exists (select 1 from ${favorites} where ${favorites.eventId} = ${eventId} and ${favorites.userId} = ${userId}) then 0 else 1 end`,
+        })
         .where(eq(events.id, eventId));
     },
 

@@ -11,6 +11,7 @@ import { fixedPoints, RULES, type ActivityRule } from '../gaming/rules.ts';
 import { createNotification } from '../notifications/notifications.service.ts';
 import { signQrPayload, verifyQrPayload, type QrPayload } from './qr.codec.ts';
 import { createQrRepository, type QrRepository } from './qr.repository.ts';
+import { createEventsRepository } from '../events/events.repository.ts';
 import { createVendorsRepository } from '../vendors/vendors.repository.ts';
 import { createQuestsRepository } from '../quests/quests.repository.ts';
 import { completeNodeByQr, nodeAwardKey } from '../quests/quests.service.ts';
@@ -225,6 +226,8 @@ export function createQrService(deps: { db: Db; clock: Clock; city: CityConfig; 
       target.checkWindow?.(now);
 
       const { outcome, notice, extra } = await db.transaction(async (tx) => {
+        // A member's check-in and save of one event take turns, so each sees whether the other counted them.
+        if (target.kind === 'event' && target.eventId) await createEventsRepository(tx).lockFavorite(userId, target.eventId);
         const extra = (await target.beforePay?.(tx, userId, now, timeZone)) ?? { bonus: 0, notifications: [] };
         const outcome = await payAward(
           tx,
@@ -245,7 +248,7 @@ export function createQrService(deps: { db: Db; clock: Clock; city: CityConfig; 
         );
         if (outcome.status === 'duplicate') throw conflict('You already scanned this QR code');
         // A check-in is one more person at the event, in the same transaction as its points.
-        if (target.kind === 'event' && target.eventId) await createQrRepository(tx).countCheckIn(target.eventId);
+        if (target.kind === 'event' && target.eventId) await createQrRepository(tx).countCheckIn(target.eventId, userId);
         const notice: NotificationResponse = await createNotification(tx, userId, { type: 'success', ...target.notice }, now);
         return { outcome, notice, extra };
       });

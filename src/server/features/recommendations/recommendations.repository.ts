@@ -12,7 +12,7 @@ const ms = (v: Date | string | number) => new Date(v).getTime();
 
 /** The ranking's features of an event, as columns. */
 const rankColumns = sql`e.id, e.title, e.category, e.venue_name, e.neighbourhood, e.lat, e.lng, e.start_date, e.end_date, e.series_key,
-  (e.favorite_count + e.attendee_count + e.checkin_count) as popularity`;
+  (e.attendee_count + e.people_count) as popularity`;
 type RankRow = { id: string; title: string; category: string; venue_name: string; neighbourhood: string | null; lat: number | null; lng: number | null; start_date: string | Date; end_date: string | Date; series_key: string | null; popularity: number };
 const toRankEvent = (r: RankRow): RankEvent => ({
   id: r.id,
