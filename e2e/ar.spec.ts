@@ -116,3 +116,22 @@ test('?lat=&lng=&name= starts AR at that place', async ({ browser, baseURL }) =>
   await expect(page.getByText('Around Pioneer Square')).toBeVisible();
   await context.close();
 });
+
+test('each nearby row says when, opens its event, and a weekly series is one row', async ({ browser, baseURL }) => {
+  const { context, page } = await memberPage(browser, baseURL!, { permissions: ['camera'] });
+  await page.goto('/ar-discovery?lat=45.5187&lng=-122.6801&name=Downtown');
+  await page.getByRole('button', { name: 'Start AR' }).click();
+  const rows = page.getByTestId('ar-event');
+  await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+  const titles = await rows.locator('a').allTextContents();
+  expect(titles.length).toBeGreaterThan(0);
+  expect(new Set(titles).size, 'a series is listed once').toBe(titles.length);
+  for (const when of await rows.locator('time').allTextContents()) expect(when).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [A-Z][a-z]{2} \d{1,2} · (\d{1,2}:\d{2} [AP]M|All day)$/);
+  const link = rows.first().getByRole('link');
+  const href = await link.getAttribute('href');
+  expect(href).toMatch(/^\/events\/[0-9a-f-]{36}$/);
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await expect(page.getByRole('heading', { level: 1, name: titles[0]! })).toBeVisible();
+  await context.close();
+});

@@ -21,6 +21,8 @@ export const ArEvent = z.object({
   title: z.string(),
   /** ISO start instant. */
   time: z.string(),
+  /** An all-day event: shown by its day, with no time. */
+  allDay: z.boolean(),
   attendees: z.number().int(),
   category: z.string(),
   venue: z.string(),

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { firstOfSeries } from '../events/events.repository.ts';
 import { events } from '../events/events.table.ts';
 import { arDiscoveries } from './ar.table.ts';
 
@@ -7,6 +8,9 @@ export interface ArEventRow {
   id: string;
   title: string;
   startDate: Date;
+  allDay: boolean;
+  /** Occurrences of one recurring event share it (events.series_key). */
+  seriesKey: string | null;
   attendeeCount: number;
   peopleCount: number;
   category: string;
@@ -19,6 +23,8 @@ const eventColumns = {
   id: events.id,
   title: events.title,
   startDate: events.startDate,
+  allDay: events.allDay,
+  seriesKey: events.seriesKey,
   attendeeCount: events.attendeeCount,
   peopleCount: events.peopleCount,
   category: events.category,
@@ -27,18 +33,21 @@ const eventColumns = {
   lng: sql<number>`${events.lng}`,
 };
 
-/** Approved events not over yet (starting later or running now) with a position. */
-const upcomingApproved = (now: Date) => and(eq(events.status, 'approved'), gte(events.endDate, now), isNotNull(events.lat), isNotNull(events.lng));
+/** Listed events (approved, not dropped by every source) not over yet (starting later or running now) with a position. */
+const upcomingApproved = (now: Date) => and(eq(events.status, 'approved'), isNull(events.goneAt), gte(events.endDate, now), isNotNull(events.lat), isNotNull(events.lng));
 
 /** Queries of AR discovery: events in a box, and the player's recorded sessions. */
 export function createArRepository(db: Db) {
   return {
-    /** Upcoming approved events inside a latitude/longitude box (the caller filters by distance). */
+    /**
+     * Upcoming listed events inside a latitude/longitude box (the caller filters by distance), a
+     * recurring event once, at its next date, as Discover lists it (series_prev_end, migration 0014).
+     */
     async findUpcomingInBox(box: { minLat: number; maxLat: number; minLng: number; maxLng: number }, now: Date, limit: number): Promise<ArEventRow[]> {
       return db
         .select(eventColumns)
         .from(events)
-        .where(and(upcomingApproved(now), gte(events.lat, box.minLat), lte(events.lat, box.maxLat), gte(events.lng, box.minLng), lte(events.lng, box.maxLng)))
+        .where(and(upcomingApproved(now), firstOfSeries({ now }), gte(events.lat, box.minLat), lte(events.lat, box.maxLat), gte(events.lng, box.minLng), lte(events.lng, box.maxLng)))
         .orderBy(events.startDate)
         .limit(limit);
     },
@@ -78,15 +87,18 @@ export function createArRepository(db: Db) {
       return db.select().from(arDiscoveries).where(eq(arDiscoveries.userId, userId)).orderBy(desc(arDiscoveries.createdAt)).limit(limit);
     },
 
-    /** Sessions, distinct events found and shared sessions of one player. */
+    /**
+     * Sessions, distinct events found and shared sessions of one player. A recurring event found on
+     * several dates (or sessions) is one event found: its series counts once.
+     */
     async achievementFacts(userId: string): Promise<{ sessions: number; distinctEvents: number; shared: number }> {
       const [totals] = await db
         .select({ sessions: count(), shared: sql<number>`count(*) filter (where ${arDiscoveries.shared})::int` })
         .from(arDiscoveries)
         .where(eq(arDiscoveries.userId, userId));
       const [distinct] = await db
-        .select({ n: sql<number>`count(distinct e.value)::int` })
-        .from(sql`${arDiscoveries}, jsonb_array_elements_text(${arDiscoveries.eventIds}) as e(value)`)
+        .select({ n: sql<number>`count(distinct coalesce(found.series_key, e.value))::int` })
+        .from(sql`${arDiscoveries} cross join jsonb_array_elements_text(${arDiscoveries.eventIds}) as e(value) left join ${events} found on found.id = e.value::uuid`)
         .where(eq(arDiscoveries.userId, userId));
       return { sessions: Number(totals?.sessions ?? 0), shared: Number(totals?.shared ?? 0), distinctEvents: Number(distinct?.n ?? 0) };
     },

@@ -72,6 +72,23 @@ describe('POST /api/ar/nearby-events', () => {
     expect(events[1]!.id).toBe(running.id);
   });
 
+  it('lists a weekly series once, at its next date still to come, as Discover shows it', async () => {
+    const { cookie } = await newUser(t.app);
+    const WEEK = 7 * 24 * HOUR;
+    const first = new Date(NOW.getTime() - 20 * HOUR); // last Thursday's is over
+    const dates = await Promise.all(
+      [0, 1, 2, 3, 4].map((i) => ev(north(100), { title: 'Karaoke Thursdays at The Lantern Cellar', venueName: 'The Lantern Cellar', startDate: new Date(first.getTime() + i * WEEK) })),
+    );
+    const oneOff = await ev(north(150), { title: 'The Fernhill Sisters – Album Release Show' });
+    const events = await nearby(cookie, CENTRE);
+    expect(events.map((e) => e.title)).toEqual(['Karaoke Thursdays at The Lantern Cellar', 'The Fernhill Sisters – Album Release Show']);
+    expect(events[0]).toMatchObject({ id: dates[1]!.id, time: dates[1]!.startDate.toISOString(), allDay: false });
+    expect(events[1]!.id).toBe(oneOff.id);
+    // The event API's list agrees: one card for the series, the same date.
+    const cards = (await call('GET', '/api/events?limit=24', cookie)).json<{ id: string }[]>();
+    expect(cards.map((c) => c.id).sort()).toEqual([dates[1]!.id, oneOff.id].sort());
+  });
+
   it('honours a larger radius up to 20 km', async () => {
     const { cookie } = await newUser(t.app);
     await ev(north(1500), { title: 'At 1.5 km' });
@@ -134,6 +151,24 @@ describe('POST /api/ar/discover', () => {
     const res = await call('POST', '/api/ar/discover', cookie, { location: { lat: 'x', lng: 0 }, events: [] });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain('location');
+  });
+});
+
+describe('Reality Hunter counts events found, not rows', () => {
+  it('counts a series found on several dates, in one session or many, as one event', async () => {
+    const { cookie } = await newUser(t.app);
+    const WEEK = 7 * 24 * HOUR;
+    const karaoke = await Promise.all([0, 1, 2, 3].map((i) => ev(north(100), { title: 'Karaoke Thursdays at The Lantern Cellar', venueName: 'The Lantern Cellar', startDate: new Date(NOW.getTime() + HOUR + i * WEEK) })));
+    const oneOff = await ev(north(200), { title: 'The Fernhill Sisters – Album Release Show' });
+    const hunter = (r: DiscoverResponse) => r.achievements.find((a) => a.id === 'reality_hunter')!.progress;
+    const first = (await call('POST', '/api/ar/discover', cookie, { location: CENTRE, events: [...karaoke.map((e) => e.id), oneOff.id] })).json<DiscoverResponse>();
+    expect(first.discovery.eventsFound).toBe(2);
+    expect(first.discovery.eventIds.sort()).toEqual([karaoke[0]!.id, oneOff.id].sort());
+    expect(hunter(first)).toBe(2);
+    // A week later the series' next date is found: the same event.
+    t.clock.set(new Date(NOW.getTime() + WEEK));
+    const later = (await call('POST', '/api/ar/discover', cookie, { location: CENTRE, events: [karaoke[1]!.id] })).json<DiscoverResponse>();
+    expect(hunter(later)).toBe(2);
   });
 });
 

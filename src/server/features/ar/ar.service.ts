@@ -22,6 +22,7 @@ const toArEvent = (e: ArEventRow, lat: number, lng: number): ArEvent => ({
   id: e.id,
   title: e.title,
   time: e.startDate.toISOString(),
+  allDay: e.allDay,
   attendees: attendeesOf(e),
   category: e.category,
   venue: e.venueName,
@@ -62,7 +63,9 @@ export function createArService(deps: { db: Db; clock: Clock; city: CityConfig; 
       const now = clock.now();
       const { lat, lng, name } = body.location;
       const claimed = [...new Set(body.events.map((e) => (typeof e === 'string' ? e : e.id)))];
-      const real = (await repo.findUpcomingByIds(claimed, now)).filter((e) => haversineM(lat, lng, e.lat, e.lng) <= AR_MAX_RADIUS_M);
+      const near = (await repo.findUpcomingByIds(claimed, now)).filter((e) => haversineM(lat, lng, e.lat, e.lng) <= AR_MAX_RADIUS_M);
+      // A recurring event is one event found, however many of its dates were claimed: its next one.
+      const real = [...new Map([...near].sort((a, b) => b.startDate.getTime() - a.startDate.getTime()).map((e) => [e.seriesKey ?? e.id, e])).values()];
       const result = await db.transaction(async (tx) => {
         const r = createArRepository(tx);
         let row = await r.insertDiscovery({ userId: user.id, latitude: lat, longitude: lng, placeName: name, eventIds: real.map((e) => e.id), eventsFound: real.length, createdAt: now });

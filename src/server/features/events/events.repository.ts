@@ -204,7 +204,7 @@ const isListedOnly = (f: EventFilter) => !f.statuses || (f.statuses.length === 1
  * the listed occurrences that start strictly earlier (migrations 0014 and 0024: occurrences at the
  * same moment are each their own card), so the test reads the row alone.
  */
-function firstOfSeries(f: EventFilter): SQL {
+export function firstOfSeries(f: Pick<EventFilter, 'now' | 'includeEnded' | 'from'>): SQL {
   const passed: SQL[] = [sql`${events.seriesPrevEnd} is null`];
   if (!f.includeEnded) passed.push(sql`${events.seriesPrevEnd} <= ${f.now.toISOString()}::timestamptz`);
   if (f.from) passed.push(sql`${events.seriesPrevEnd} < ${f.from.toISOString()}::timestamptz`);

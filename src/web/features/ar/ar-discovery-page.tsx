@@ -1,4 +1,4 @@
-import { Camera, CameraOff, Compass, MapPin, Share2, Sparkles, Trophy, Users } from 'lucide-react';
+import { Camera, CameraOff, Compass, MapPin, Share2, Sparkles, Trophy } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import { AR_DEFAULT_RADIUS_M, type ArEvent, type DiscoverResponse } from '../../../contract/ar.ts';
@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Progress } from '../../components/ui/progress.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { useCityConfig } from '../events/events.queries.ts';
+import { ArEventItem } from './ar-event-item.tsx';
 import { fetchNearbyEvents, useArAchievements, useRecordDiscovery, useShareDiscovery } from './ar.queries.ts';
 import { CAMERA_DENIED_AR, compassPoint, formatDistance, GEO_FALLBACK_MS, headingOf, overlayLeft, overlayScale, sampleEvents, type ShownEvent } from './ar-view.ts';
 
@@ -88,6 +89,7 @@ export default function ArDiscoveryPage() {
   const startPlace = placeFromQuery(search);
   const { data: config } = useCityConfig();
   const unit = config?.city.distanceUnit ?? 'km';
+  const timeZone = config?.city.timeZone;
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const sessionRef = useRef(0);
@@ -305,17 +307,7 @@ export default function ArDiscoveryPage() {
               ) : (
                 <ul className="mt-2 divide-y divide-border" data-testid="ar-event-list">
                   {shown.map((e) => (
-                    <li key={e.id} className="py-2 text-sm" data-testid="ar-event">
-                      <p className="font-medium">
-                        {e.title} {e.sample && <span className="text-xs font-normal text-muted-foreground">(sample)</span>}
-                      </p>
-                      <p className="text-xs text-muted-foreground">
-                        {formatDistance(e.distanceM, unit)} {compassPoint(e.bearing)} · {e.category} ·{' '}
-                        <span className="inline-flex items-center gap-0.5">
-                          <Users className="h-3 w-3" aria-hidden /> {e.attendees}
-                        </span>
-                      </p>
-                    </li>
+                    <ArEventItem key={e.id} event={e} unit={unit} timeZone={timeZone} locale={config?.city.locale} />
                   ))}
                 </ul>
               )}

@@ -15,8 +15,8 @@ export type ShownEvent = Omit<ArEvent, 'id'> & { id: string; sample?: true };
 export function sampleEvents(now: Date): ShownEvent[] {
   const inHours = (h: number) => new Date(now.getTime() + h * 3600_000).toISOString();
   return [
-    { id: 'sample-farmers-market', title: 'Farmers Market', time: inHours(20), attendees: 120, category: 'Food', venue: 'Sample venue', lat: 0, lng: 0, distanceM: 250, bearing: 40, sample: true },
-    { id: 'sample-art-walk', title: 'Art Walk', time: inHours(30), attendees: 45, category: 'Arts', venue: 'Sample venue', lat: 0, lng: 0, distanceM: 600, bearing: 310, sample: true },
+    { id: 'sample-farmers-market', title: 'Farmers Market', time: inHours(20), allDay: false, attendees: 120, category: 'Food', venue: 'Sample venue', lat: 0, lng: 0, distanceM: 250, bearing: 40, sample: true },
+    { id: 'sample-art-walk', title: 'Art Walk', time: inHours(30), allDay: false, attendees: 45, category: 'Arts', venue: 'Sample venue', lat: 0, lng: 0, distanceM: 600, bearing: 310, sample: true },
   ];
 }
 
