@@ -192,4 +192,15 @@ describe('extractEvent title, venue, price, url', () => {
     expect(displayTitle('WINTER JAZZ NIGHT AT THE LANTERN')).toBe('Winter Jazz Night at the Lantern');
     expect(displayTitle('iPhone Repair Café')).toBe('iPhone Repair Café');
   });
+
+  it('keeps the letter after an apostrophe small unless it follows a one-letter prefix', () => {
+    expect(displayTitle("NEW YEAR'S EVE GALA")).toBe("New Year's Eve Gala");
+    expect(displayTitle("KIDS' CRAFT HOUR")).toBe("Kids' Craft Hour");
+    expect(displayTitle("DON'T STOP DANCING")).toBe("Don't Stop Dancing");
+    expect(displayTitle('NEW YEAR\u2019S EVE')).toBe('New Year\u2019s Eve');
+    expect(displayTitle("O'NEILL PUBLIC HOUSE")).toBe("O'Neill Public House");
+    expect(displayTitle("D'ARCY'S TRIVIA")).toBe("D'Arcy's Trivia");
+    expect(displayTitle("'TIS THE SEASON")).toBe("'Tis the Season");
+    expect(displayTitle('ROCK-N-ROLL (LIVE) "QUOTED"')).toBe('Rock-N-Roll (Live) "Quoted"');
+  });
 });

@@ -258,8 +258,21 @@ export function displayTitle(s: string): string {
   return s
     .toLowerCase()
     .split(' ')
-    .map((w, i) => (i > 0 && SMALL_WORDS.has(w) ? w : w.replace(/(^|[-/("'])([a-z])/g, (_, p: string, c: string) => p + c.toUpperCase())))
+    .map((w, i) => (i > 0 && SMALL_WORDS.has(w) ? w : capitalizeWord(w)))
     .join(' ');
+}
+
+/**
+ * Capitals at the start of a word and after - / ( " or an opening quote. An apostrophe inside a
+ * word starts a new part only after a one-letter prefix ("o'neill" -> "O'Neill", "d'arcy"), never
+ * in a possessive or contraction ("year's", "kids'", "don't").
+ */
+function capitalizeWord(w: string): string {
+  return w.replace(/(^|[-/("'\u2018\u2019])([a-z])/g, (m: string, p: string, c: string, at: number) => {
+    const inWord = (p === "'" || p === '\u2019') && at > 0 && /[\p{L}\p{N}]/u.test(w[at - 1]!);
+    if (inWord && !/(?:^|[^\p{L}\p{N}])\p{L}$/u.test(w.slice(0, at))) return m;
+    return p + c.toUpperCase();
+  });
 }
 
 const upperShare = (s: string) => {
