@@ -43,6 +43,7 @@ export type FlyerExtraction = z.infer<typeof FlyerExtraction>;
 
 export const FlyerScanResult = z.object({
   pointsEarned: z.number().int(),
+  /** Badges this scan unlocked; `points` is what the badge itself paid (none do: 0, shown as no number). */
   badges: z.array(z.object({ title: z.string(), points: z.number().int() })),
   event: z.object({
     id: z.string(),
@@ -92,6 +93,7 @@ export type FlyerCorrectionResponse = z.infer<typeof FlyerCorrectionResponse>;
 export const ScanHistory = z.object({
   scanCount: z.number().int(),
   totalPointsEarned: z.number().int(),
+  /** Badges earned by scanning (a flyer scan or scan challenge unlocked them); `points` as in a scan result. */
   badgesEarned: z.array(z.object({ title: z.string(), points: z.number().int() })),
   stats: z.object({ thisWeek: z.number().int() }),
 });

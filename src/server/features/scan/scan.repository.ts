@@ -1,6 +1,7 @@
-import { and, count, countDistinct, eq, gte, inArray, sql, sum } from 'drizzle-orm';
+import { and, asc, count, countDistinct, eq, gte, inArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { events, venues } from '../events/events.table.ts';
+import { userBadges } from '../gaming/badges.table.ts';
 import { pointAwards } from '../gaming/ledger.table.ts';
 import { flyerScans } from './scan.table.ts';
 
@@ -70,6 +71,16 @@ export function createScanRepository(db: Db) {
         .from(pointAwards)
         .where(and(eq(pointAwards.userId, userId), inArray(pointAwards.activityType, [...activityTypes])));
       return Number(row?.n ?? 0);
+    },
+
+    /** The badges a user earned by awards of these activity types (the award that crossed the badge's threshold), oldest first. */
+    async findBadgesEarnedBy(userId: string, activityTypes: readonly string[]) {
+      return db
+        .select({ badgeType: userBadges.badgeType, earnedAt: userBadges.earnedAt })
+        .from(userBadges)
+        .innerJoin(pointAwards, eq(pointAwards.id, userBadges.awardId))
+        .where(and(eq(userBadges.userId, userId), inArray(pointAwards.activityType, [...activityTypes])))
+        .orderBy(asc(userBadges.earnedAt), asc(userBadges.id));
     },
 
     /** Which of these idempotency keys the ledger already holds. */

@@ -287,14 +287,36 @@ describe('scan challenges and history', () => {
       ['new_in_town', 1, true],
     ]);
 
-    // History: 5 scans (all this week), 5 x 10 + 225 points, the Explorer badge (50 points) and Champion (150).
+    // History: 5 scans (all this week), 5 x 10 + 225 points, and the Explorer and Champion badges
+    // the scans unlocked; a badge pays no points of its own (50 and 150 are thresholds).
     const history = (await get('/api/scan/history', cookie)).json();
-    expect(history).toEqual({ scanCount: 5, totalPointsEarned: 275, badgesEarned: [{ title: 'Explorer', points: 50 }, { title: 'Champion', points: 150 }], stats: { thisWeek: 5 } });
+    expect(history).toEqual({ scanCount: 5, totalPointsEarned: 275, badgesEarned: [{ title: 'Explorer', points: 0 }, { title: 'Champion', points: 0 }], stats: { thisWeek: 5 } });
 
     // Next week Flyer Hunter starts again.
     t.clock.set(new Date('2026-11-23T20:00:00Z'));
     expect(((await get('/api/scan/challenges', cookie)).json() as { id: string; progress: number; completed: boolean }[])[0]).toMatchObject({ progress: 0, completed: false });
     expect((await get('/api/scan/history', cookie)).json().stats.thisWeek).toBe(0);
+  });
+});
+
+describe('GET /api/scan/history: badges', () => {
+  it('leaves out a badge the member earned by check-ins, not by scanning', async () => {
+    const { cookie } = await newUser(t.app);
+    const key = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+    // Two check-ins (25 points each) during their events: the Explorer badge, at 50 points.
+    for (const title of ['Alberta Art Walk', 'Hawthorne Night Market']) {
+      const e = await buildEvent(t.database.db, { title, startDate: new Date(NOW.getTime() - 30 * 60_000), endDate: new Date(NOW.getTime() + 90 * 60_000) });
+      const qrData = signQrPayload(key, { k: 'event', id: e.id, iat: Math.floor(NOW.getTime() / 1000) });
+      const res = await t.app.inject({ method: 'POST', url: '/api/gaming/qr-scan', payload: { qrData }, headers: { origin: TEST_ORIGIN, cookie } });
+      expect(res.statusCode).toBe(200);
+    }
+    expect((await get('/api/gaming/progress', cookie)).json()).toMatchObject({ points: 50, badges: ['Explorer'] });
+
+    expect((await get('/api/scan/history', cookie)).json()).toEqual({ scanCount: 0, totalPointsEarned: 0, badgesEarned: [], stats: { thisWeek: 0 } });
+
+    // A flyer scan then earns points, but no badge: the history still lists none.
+    await scanText(cookie, flyer('Winter Jazz Night'));
+    expect((await get('/api/scan/history', cookie)).json()).toEqual({ scanCount: 1, totalPointsEarned: 10, badgesEarned: [], stats: { thisWeek: 1 } });
   });
 });
 

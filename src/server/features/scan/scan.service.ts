@@ -17,7 +17,6 @@ import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import { haversineM } from '../../lib/geo.ts';
 import { announceAward, payAward, type PayOutcome } from '../gaming/awards.ts';
-import { createGamingRepository } from '../gaming/gaming.repository.ts';
 import { fixedPoints, RULES, startOfLocalWeek } from '../gaming/rules.ts';
 import { NotContributable, type IngestionService } from '../ingestion/ingestion.service.ts';
 import type { CandidateEvent } from '../ingestion/ingestion.types.ts';
@@ -44,11 +43,14 @@ const WEB_URL = /^https?:\/\/\S+$/i;
 const busy = () =>
   new AppError(503, 'unavailable', 'The flyer reader is busy; try again in a few seconds', { 'retry-after': String(OCR_BUSY_RETRY_SECONDS) });
 
-/** A badge as the scan page shows it: its title, and the points a tier badge stands for (0 for the others). */
-const badgeLine = (b: Pick<BadgeResponse, 'badgeType' | 'title'>) => ({
-  title: b.title,
-  points: b.badgeType in TIER_THRESHOLDS ? TIER_THRESHOLDS[b.badgeType as keyof typeof TIER_THRESHOLDS] : 0,
-});
+/**
+ * A badge as the scan page shows it: its title, and the points it paid. A badge pays none of its
+ * own (the ledger has awards, not badge rewards; a tier badge's 50/150/300 is its threshold), so 0.
+ */
+const badgeLine = (b: Pick<BadgeResponse, 'title'>) => ({ title: b.title, points: 0 });
+
+/** The ledger activities of flyer scanning: a badge one of them unlocked was earned by scanning. */
+const SCAN_ACTIVITIES = [RULES.flyer_scan.activityType, RULES.scan_challenge.activityType] as const;
 
 type Extracted = ReturnType<typeof extractEvent>;
 
@@ -323,22 +325,25 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
       return { success: true, event: await eventOf(e.id, true) };
     },
 
-    /** The user's scanning figures, from their scans and the ledger. */
+    /**
+     * The user's scanning figures, from their scans and the ledger. Badges are the ones scanning
+     * earned: those whose unlocking award was a flyer scan or a scan challenge, not check-ins etc.
+     */
     async history(userId: string): Promise<ScanHistory> {
       const now = clock.now();
       const [scanCount, thisWeek, totalPointsEarned, badges] = await Promise.all([
         repo.countByUser(userId),
         // Flyers of different events, as Flyer Hunter counts them.
         repo.countEventsByUser(userId, startOfLocalWeek(now, timeZone)),
-        repo.sumPoints(userId, [RULES.flyer_scan.activityType, RULES.scan_challenge.activityType]),
-        createGamingRepository(db).findBadges(userId),
+        repo.sumPoints(userId, SCAN_ACTIVITIES),
+        repo.findBadgesEarnedBy(userId, SCAN_ACTIVITIES),
       ]);
-      // In the order earned; badges earned by one award, smallest first.
+      // In the order earned; badges earned by one award, lowest tier first.
+      const rank = (t: string) => (Object.hasOwn(TIER_THRESHOLDS, t) ? TIER_THRESHOLDS[t as keyof typeof TIER_THRESHOLDS] : 0);
       const badgesEarned = badges
         .filter((b) => Object.hasOwn(BADGES, b.badgeType))
-        .map((b) => ({ at: b.earnedAt.getTime(), ...badgeLine({ badgeType: b.badgeType as BadgeResponse['badgeType'], title: BADGES[b.badgeType as keyof typeof BADGES].title }) }))
-        .sort((a, b) => a.at - b.at || a.points - b.points)
-        .map(({ title, points }) => ({ title, points }));
+        .sort((a, b) => a.earnedAt.getTime() - b.earnedAt.getTime() || rank(a.badgeType) - rank(b.badgeType))
+        .map((b) => badgeLine(BADGES[b.badgeType as keyof typeof BADGES]));
       return { scanCount, totalPointsEarned, badgesEarned, stats: { thisWeek } };
     },
 

@@ -41,10 +41,10 @@ const SUCCESS: FlyerScanResponse = {
 type ScanAnswer = () => Response | Promise<Response>;
 
 /** The page's API: history, challenges, and a scan answered by `answer`; records the scan bodies. */
-function stubScanApi(answer: ScanAnswer, extra: (url: URL, init?: RequestInit) => Response | undefined = () => undefined) {
+function stubScanApi(answer: ScanAnswer, extra: (url: URL, init?: RequestInit) => Response | undefined = () => undefined, history: ScanHistory = HISTORY) {
   const bodies: { imageData: string; location?: unknown }[] = [];
   const fetchFn = stubFetch((url, init) => {
-    if (url.pathname === '/api/scan/history') return json(HISTORY);
+    if (url.pathname === '/api/scan/history') return json(history);
     if (url.pathname === '/api/scan/challenges') return json(CHALLENGES);
     if (url.pathname === '/api/scan/flyer' && init?.method === 'POST') {
       bodies.push(JSON.parse(String(init.body)) as { imageData: string });
@@ -75,6 +75,14 @@ afterEach(() => {
 });
 
 describe('the flyer scanner page', { timeout: 20_000 }, () => {
+  it('shows a badge chip without a number when the badge paid no points', async () => {
+    const history: ScanHistory = { ...HISTORY, badgesEarned: [{ title: 'Explorer', points: 0 }, { title: 'Flyer Finder', points: 10 }] };
+    stubScanApi(() => json(SUCCESS), undefined, history);
+    renderApp(<FlyerScannerPage />, { user: buildUser() });
+    const chips = await screen.findByRole('list', { name: 'Scanner badges' });
+    expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Explorer', 'Flyer Finder · +10']);
+  });
+
   it('shows the stat tiles, the challenges with progress, and no image yet', async () => {
     stubScanApi(() => json(SUCCESS));
     renderApp(<FlyerScannerPage />, { user: buildUser() });

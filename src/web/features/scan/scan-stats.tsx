@@ -37,7 +37,8 @@ export function ScanStatTiles() {
         <ul className="mt-3 flex flex-wrap gap-2" aria-label="Scanner badges">
           {data.badgesEarned.map((b) => (
             <li key={b.title} className="rounded-full bg-accent-soft px-3 py-1 text-xs font-semibold text-accent">
-              {b.title} · +{b.points}
+              {/* A number only for points a badge really paid (none do today): a threshold is not a reward. */}
+              {b.points > 0 ? `${b.title} · +${b.points}` : b.title}
             </li>
           ))}
         </ul>
