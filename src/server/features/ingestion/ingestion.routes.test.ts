@@ -1,9 +1,11 @@
+import dns from 'node:dns';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer, type Route } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar } from '../../test/ics.ts';
+import { createSafeFetch, type Resolver } from './fetch/safe-fetch.ts';
 
 // A fixed "now" in Portland; feeds below describe the following days.
 const NOW = new Date('2026-11-23T18:00:00Z');
@@ -30,7 +32,12 @@ beforeAll(async () => {
     })}</script></head><body></body></html>`),
     '/nothing.html': page('<html><body><p>No events here</p></body></html>'),
   });
-  t = await buildTestApp();
+  // The real fetch; names under .invalid (RFC 6761) fail to resolve as they would, without asking DNS.
+  const resolve: Resolver = (name) =>
+    name.endsWith('.invalid')
+      ? Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' }))
+      : dns.promises.lookup(name, { all: true, verbatim: true });
+  t = await buildTestApp({ fetch: createSafeFetch({ allowPrivate: true, resolve }) });
   admin = (await signupUser(t.app)).cookie;
 });
 afterAll(async () => {
@@ -503,5 +510,16 @@ describe('POST /api/events/import-url', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('url: no upcoming event was found at that address');
     expect((await t.app.inject({ method: 'POST', url: '/api/events/import-url', headers: { origin: TEST_ORIGIN }, payload: { url: server.url('/event.html') } })).statusCode).toBe(401);
+  });
+
+  it('says it could not reach the address when the host is unknown or refuses the connection', async () => {
+    const member = await signupUser(t.app);
+    const unknown = await api('POST', '/api/events/import-url', { url: 'https://nonexistent-host-zzz.invalid/e' }, member.cookie);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe('url: could not reach that address: no host named nonexistent-host-zzz.invalid was found (ENOTFOUND)');
+    // Nothing listens on port 1.
+    const refused = await api('POST', '/api/events/import-url', { url: 'http://127.0.0.1:1/e' }, member.cookie);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('url: could not reach that address: 127.0.0.1:1: the connection was refused (ECONNREFUSED)');
   });
 });

@@ -11,7 +11,7 @@ import type { LlmClient } from '../../lib/llm.ts';
 import { classify, classifyFeed, type Classification, type ClassifierInput } from './classifier/classifier.ts';
 import { APPROVE_CONFIDENCE, classifyWithLlm, refineWithLlm, type LlmClassifyLog } from './classifier/llm-classify.ts';
 import { CONNECTORS } from './connectors/index.ts';
-import { SourceError, type CandidateEvent, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
+import { SourceError, SourceUnreachable, type CandidateEvent, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
@@ -302,6 +302,8 @@ export function createIngestionService(deps: {
         lastError = err;
       }
     }
+    // Not reaching the host is not "no event there": say so, before the refusals below (a refused connection is not a refused address).
+    if (lastError instanceof SourceUnreachable) throw invalid(`url: could not reach that address: ${lastError.why}`);
     if (lastError instanceof SourceError && /refused|private|timed out|larger than|HTTP/i.test(lastError.message)) throw invalid(`url: ${lastError.message}`);
     return [];
   }

@@ -103,3 +103,16 @@ export interface Connector {
 
 /** A failure that names what went wrong with a source, shown on its health record. */
 export class SourceError extends Error {}
+
+/**
+ * The host could not be reached at all (no such name, connection refused or reset): the address
+ * is at fault, not the page. `why` says it in a few words for people ("no host named x was found").
+ */
+export class SourceUnreachable extends SourceError {
+  constructor(
+    message: string,
+    readonly why: string,
+  ) {
+    super(message);
+  }
+}

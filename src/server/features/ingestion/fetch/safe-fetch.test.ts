@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFeedServer, serveText } from '../../../test/feed-server.ts';
-import { SourceError } from '../ingestion.types.ts';
+import { SourceError, SourceUnreachable } from '../ingestion.types.ts';
 import { classifyAddress, createSafeFetch } from './safe-fetch.ts';
 
 // Every client socket this process opens is watched: the SSRF tests must never connect anywhere
@@ -241,5 +241,16 @@ describe('createSafeFetch: limits and bodies', () => {
   it('reports a refused connection as a SourceError', async () => {
     const err = await refusal(open('http://127.0.0.1:1/'));
     expect(err.message).toMatch(/could not fetch 127\.0\.0\.1:1: ECONNREFUSED/);
+    // The host was not reached: callers can tell this from a page without events.
+    expect(err).toBeInstanceOf(SourceUnreachable);
+    expect((err as SourceUnreachable).why).toBe('127.0.0.1:1: the connection was refused (ECONNREFUSED)');
+  });
+
+  it('reports a name that does not resolve as unreachable', async () => {
+    const f = createSafeFetch({ allowPrivate: false, resolve: () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })) });
+    const err = await refusal(f('https://nowhere.invalid/'));
+    expect(err).toBeInstanceOf(SourceUnreachable);
+    expect(err.message).toBe('could not resolve nowhere.invalid (ENOTFOUND)');
+    expect((err as SourceUnreachable).why).toBe('no host named nowhere.invalid was found (ENOTFOUND)');
   });
 });

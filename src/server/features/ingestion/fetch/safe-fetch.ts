@@ -13,7 +13,7 @@ import net from 'node:net';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { bomEncoding, decodeText } from '../../../../contract/decode-text.ts';
-import { SourceError, type FetchResult, type SafeFetch, type SafeFetchInit } from '../ingestion.types.ts';
+import { SourceError, SourceUnreachable, type FetchResult, type SafeFetch, type SafeFetchInit } from '../ingestion.types.ts';
 
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -196,7 +196,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     resolveName(hostname).then(
       (addresses) => {
         try {
-          if (addresses.length === 0) throw new SourceError(`could not resolve ${hostname}`);
+          if (addresses.length === 0) throw new SourceUnreachable(`could not resolve ${hostname}`, `no host named ${hostname} was found`);
           for (const a of addresses) checkAddress(a.address, hostname);
           const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
           if (wanted.length === 0) throw new SourceError(`could not resolve ${hostname} (IPv${options.family})`);
@@ -206,7 +206,10 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
           callback(err);
         }
       },
-      (err: NodeJS.ErrnoException) => callback(new SourceError(`could not resolve ${hostname} (${err.code ?? err.message})`)),
+      (err: NodeJS.ErrnoException) => {
+        const code = err.code ?? err.message;
+        callback(new SourceUnreachable(`could not resolve ${hostname} (${code})`, `no host named ${hostname} was found (${code})`));
+      },
     );
   }) as unknown as net.LookupFunction;
 
@@ -279,7 +282,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
       });
       stream.on('end', () => finish(null, Buffer.concat(chunks)));
       stream.on('error', (err: Error) => finish(done ? err : new SourceError(`could not read the response: ${err.message}`)));
-      res.on('error', (err: Error) => finish(new SourceError(`connection failed while reading: ${err.message}`)));
+      res.on('error', (err: Error) => finish(new SourceUnreachable(`connection failed while reading: ${err.message}`, `the connection failed while reading (${err.message})`)));
     });
   }
 
@@ -372,8 +375,23 @@ function asSourceError(err: unknown, signal: AbortSignal, url: URL): SourceError
   if (cause instanceof SourceError) return cause;
   const e = err as NodeJS.ErrnoException;
   const what = e.code ? `${e.code}${e.message && !e.message.includes(e.code) ? ` ${e.message}` : ''}` : String(e?.message ?? err);
-  return new SourceError(`could not fetch ${url.host}: ${what}`);
+  const message = `could not fetch ${url.host}: ${what}`;
+  // A socket error before any answer (refused, reset, no route): the host was not reached.
+  const words = e.code && Object.hasOwn(CONNECT_ERRORS, e.code) ? CONNECT_ERRORS[e.code] : undefined;
+  return words ? new SourceUnreachable(message, `${url.host}: ${words} (${e.code})`) : new SourceError(message);
 }
+
+/** Socket errors that mean the host was not reached, in words for people. */
+const CONNECT_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'no route to the host',
+  ENETUNREACH: 'the network is unreachable',
+  EHOSTDOWN: 'the host is down',
+  ECONNABORTED: 'the connection was aborted',
+};
 
 /**
  * Text of a body: a BOM, else the header's charset, an XML declaration or an HTML meta tag, else
