@@ -1,6 +1,6 @@
-import { wallClock, zonedToUtc, zoneOffsetMs } from '../../contract/time.ts';
+import { dateFormat, wallClock, zonedToUtc, zoneOffsetMs } from '../../contract/time.ts';
 
-// datetime-local inputs read and written on the city's clocks, whatever the browser's zone.
+// Times shown, and datetime-local inputs read and written, on the city's clocks, whatever the browser's zone.
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -25,4 +25,14 @@ export function fromZonedInput(value: string, timeZone: string): string | null {
   const sign = offsetMin < 0 ? '-' : '+';
   const abs = Math.abs(offsetMin);
   return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/**
+ * An instant in US format on the zone's clocks ('Nov 28, 7:00 PM' for `{ month: 'short', day:
+ * 'numeric', hour: 'numeric', minute: '2-digit' }`); the zone is the city's (`useCityTimeZone()`),
+ * so a browser elsewhere shows what the rest of the app shows.
+ */
+export function formatCityTime(iso: string, timeZone: string | undefined, options: Intl.DateTimeFormatOptions): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : dateFormat('en-US', timeZone, options).format(d);
 }

@@ -1,6 +1,8 @@
 import { Link } from 'wouter';
 import { SECURITY_GREEN_AT, type AdminOverviewResponse, type AuditEntryResponse, type SystemStatus } from '../../../contract/admin.ts';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
+import { formatCityTime } from '../../lib/city-time.ts';
+import { useCityTimeZone } from '../events/events.queries.ts';
 import { useAuditLog, useOverview, useSecurityReport, useSystemStatus } from './admin-area.queries.ts';
 import { useEventStatsQuery } from './admin.queries.ts';
 import { useOpenAdminDashboard } from './open-admin-dashboard.ts';
@@ -20,7 +22,8 @@ function Card({ label, value, hint, tone, testId }: { label: string; value: stri
 /** The Total Events card's hint: what it counts, and what it leaves out (past events, those removed by their source). */
 const listedHint = (approved: number) => `Listed now · ${approved.toLocaleString('en-US')} approved in all, past and removed ones included`;
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+/** 'Nov 28, 7:00 PM' on the city's clocks. */
+const when = (iso: string, timeZone: string | undefined) => formatCityTime(iso, timeZone, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 const singular = (w: string) => (w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.endsWith('s') ? w.slice(0, -1) : w).replace(/-/g, ' ');
 
@@ -63,6 +66,7 @@ export function sourcesAttention(s: SystemStatus['scraping']): string[] {
 }
 
 function ActivityRow({ e }: { e: AuditEntryResponse }) {
+  const timeZone = useCityTimeZone();
   const tone = e.result === 'ok' ? 'bg-success-soft text-success' : e.result === 'refused' ? 'bg-accent-soft text-accent' : 'bg-destructive/10 text-destructive';
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 py-3">
@@ -78,7 +82,7 @@ function ActivityRow({ e }: { e: AuditEntryResponse }) {
       <div className="flex items-center gap-2 text-xs">
         <span className={`rounded-full px-2 py-0.5 font-semibold ${tone}`}>{e.result}</span>
         <time dateTime={e.at} className="text-muted-foreground">
-          {when(e.at)}
+          {when(e.at, timeZone)}
         </time>
       </div>
     </li>
@@ -106,6 +110,7 @@ export function AdminOverview() {
   const openDashboard = useOpenAdminDashboard();
   // The figure the Admin Dashboard's tile shows: events listed now (upcoming or on, not removed).
   const stats = useEventStatsQuery();
+  const timeZone = useCityTimeZone();
   return (
     <div>
       {(status.isError || overview.isError || stats.isError) && (
@@ -153,7 +158,7 @@ export function AdminOverview() {
         <p className="mt-3 text-sm text-muted-foreground">
           Sources:{' '}
           {status.data.scraping.lastRun
-            ? `last run ${when(status.data.scraping.lastRun)} (${status.data.scraping.lastSource}, ${status.data.scraping.lastResult})`
+            ? `last run ${when(status.data.scraping.lastRun, timeZone)} (${status.data.scraping.lastSource}, ${status.data.scraping.lastResult})`
             : 'no run yet'}
           {' · '}scheduler {status.data.scraping.status} · AI: {status.data.ai.model}
         </p>

@@ -2,6 +2,8 @@ import { AlertTriangle, CheckCircle2, Download, HardDriveDownload, MinusCircle, 
 import { SECURITY_GREEN_AT, type SecurityReport } from '../../../contract/admin.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
+import { formatCityTime } from '../../lib/city-time.ts';
+import { useCityTimeZone } from '../events/events.queries.ts';
 import { useBackups, useSecurityReport, useSystemStatus, useTakeBackup } from './admin-area.queries.ts';
 
 type Status = SecurityReport['checklist'][number]['status'];
@@ -13,12 +15,13 @@ const STATUS: Record<Status, { label: string; icon: typeof CheckCircle2; classNa
 };
 
 const megabytes = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
-const at = (iso: string) => new Date(iso).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const at = (iso: string, timeZone: string | undefined) => formatCityTime(iso, timeZone, { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** The backups the server writes by itself (BACKUP_DIR), each to download, and one to write now. */
 function KeptBackups() {
   const backups = useBackups();
   const take = useTakeBackup();
+  const timeZone = useCityTimeZone();
   if (backups.isPending) return <InlineLoading label="Reading the backups kept…" />;
   if (backups.isError)
     return (
@@ -32,7 +35,7 @@ function KeptBackups() {
       <h3 className="text-sm font-semibold">Kept on the server</h3>
       <p className="mt-1 text-sm text-muted-foreground" data-testid="backup-schedule">
         {b.scheduled
-          ? `Every ${b.everyHours === 1 ? 'hour' : `${b.everyHours} hours`} into ${b.dir}, each kept ${b.keepDays} ${b.keepDays === 1 ? 'day' : 'days'} (the newest always).${b.next ? ` Next: ${at(b.next)}.` : ''}`
+          ? `Every ${b.everyHours === 1 ? 'hour' : `${b.everyHours} hours`} into ${b.dir}, each kept ${b.keepDays} ${b.keepDays === 1 ? 'day' : 'days'} (the newest always).${b.next ? ` Next: ${at(b.next, timeZone)}.` : ''}`
           : `Not scheduled (BACKUP_EVERY_HOURS=0): backups are written into ${b.dir} only on request.`}
       </p>
       {b.lastError && (
@@ -45,9 +48,9 @@ function KeptBackups() {
           {b.backups.map((k) => (
             <li key={k.name} className="flex flex-wrap items-center justify-between gap-2 py-2">
               <span>
-                <time dateTime={k.at}>{at(k.at)}</time> <span className="text-muted-foreground">· {megabytes(k.bytes)}</span>
+                <time dateTime={k.at}>{at(k.at, timeZone)}</time> <span className="text-muted-foreground">· {megabytes(k.bytes)}</span>
               </span>
-              <a href={`/api/admin/backups/${encodeURIComponent(k.name)}`} download className="inline-flex min-h-11 items-center gap-1 font-medium text-primary underline-offset-2 hover:underline" aria-label={`Download the backup of ${at(k.at)}`}>
+              <a href={`/api/admin/backups/${encodeURIComponent(k.name)}`} download className="inline-flex min-h-11 items-center gap-1 font-medium text-primary underline-offset-2 hover:underline" aria-label={`Download the backup of ${at(k.at, timeZone)}`}>
                 <Download className="h-4 w-4" aria-hidden />
                 Download
               </a>

@@ -4,7 +4,9 @@ import { USER_ROLES, type AdminUser, type UserRole } from '../../../contract/adm
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
+import { formatCityTime } from '../../lib/city-time.ts';
 import { useAuth } from '../auth/auth.queries.ts';
+import { useCityTimeZone } from '../events/events.queries.ts';
 import { useAdminUsers, useUpdateUser, useUserActivities } from './admin-area.queries.ts';
 
 export const USERS_PAGE_SIZE = 20;
@@ -12,7 +14,8 @@ const SEARCH_DELAY_MS = 300;
 
 const ROLE_LABELS: Record<UserRole, string> = { user: 'User', vendor: 'Vendor', admin: 'Admin' };
 const fullName = (u: AdminUser) => [u.firstName, u.lastName].filter(Boolean).join(' ') || '—';
-const shortDate = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }) : 'Never');
+/** 'Nov 28, 2026' on the city's clocks (a sign-up late in the evening is on the city's day). */
+const shortDate = (iso: string | null, timeZone: string | undefined) => (iso ? formatCityTime(iso, timeZone, { month: 'short', day: 'numeric', year: 'numeric' }) : 'Never');
 
 /** A change waiting for the admin's confirmation. */
 type Pending = { user: AdminUser; role?: UserRole; disabled?: boolean };
@@ -26,6 +29,7 @@ function confirmText(p: Pending): { title: string; body: string; action: string 
 /** Users: a searchable, paged table with role changes and account disabling, each confirmed. */
 export function AdminUsers() {
   const { user: me } = useAuth();
+  const timeZone = useCityTimeZone();
   const [input, setInput] = useState('');
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
@@ -118,8 +122,8 @@ export function AdminUsers() {
                         </select>
                       </td>
                       <td className="px-3 py-2 text-right tabular-nums">{u.points.toLocaleString('en-US')}</td>
-                      <td className="px-3 py-2">{shortDate(u.createdAt)}</td>
-                      <td className="px-3 py-2">{shortDate(u.lastActiveAt)}</td>
+                      <td className="px-3 py-2">{shortDate(u.createdAt, timeZone)}</td>
+                      <td className="px-3 py-2">{shortDate(u.lastActiveAt, timeZone)}</td>
                       <td className="px-3 py-2">
                         {u.disabled ? (
                           <Button variant="outline" disabled={update.isPending} onClick={() => setPending({ user: u, disabled: false })} aria-label={`Enable ${u.email}`}>
@@ -191,6 +195,7 @@ export function AdminUsers() {
 /** The latest ledger entries across users, and the raw endpoint (spec: opened in a new window). */
 function RecentUserActivities() {
   const activities = useUserActivities(10);
+  const timeZone = useCityTimeZone();
   return (
     <section aria-labelledby="user-activities-heading">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -221,7 +226,7 @@ function RecentUserActivities() {
               <span className="flex items-center gap-2">
                 <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent">{a.pointsEarned >= 0 ? `+${a.pointsEarned}` : a.pointsEarned}</span>
                 <time dateTime={a.createdAt} className="text-xs text-muted-foreground">
-                  {new Date(a.createdAt).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}
+                  {formatCityTime(a.createdAt, timeZone, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}
                 </time>
               </span>
             </li>

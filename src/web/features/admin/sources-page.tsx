@@ -9,6 +9,8 @@ import { Chip } from '../../components/ui/chip.tsx';
 import { InlineLoading } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { stackCell, StackTable } from '../../components/ui/stack-table.tsx';
+import { formatCityTime } from '../../lib/city-time.ts';
+import { useCityTimeZone } from '../events/events.queries.ts';
 import { FormError, FormField, inputClass } from './admin-overlay.tsx';
 import { CsvUpload, mappingError, readCsvFile, type CsvAttachment } from './csv-upload.tsx';
 import {
@@ -73,7 +75,6 @@ const DEFAULT_SOURCE_TYPE: Record<ConnectorId, string> = {
 };
 
 const rtf = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
-const absolute = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** '5 minutes ago', 'yesterday', 'in 2 hours' ... */
 export function relativeTime(iso: string, now: number): string {
@@ -106,9 +107,10 @@ function useNow(): number {
 }
 
 function When({ iso, now, empty = 'Never' }: { iso: string | null; now: number; empty?: string }) {
+  const timeZone = useCityTimeZone();
   if (!iso) return <span>{empty}</span>;
   return (
-    <time dateTime={iso} title={absolute.format(new Date(iso))}>
+    <time dateTime={iso} title={formatCityTime(iso, timeZone, { dateStyle: 'medium', timeStyle: 'short' })}>
       {relativeTime(iso, now)}
     </time>
   );

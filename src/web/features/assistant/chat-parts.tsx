@@ -1,9 +1,12 @@
 import { Bot, Check, ShieldAlert, User, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '../../components/ui/button.tsx';
+import { formatCityTime } from '../../lib/city-time.ts';
+import { useCityTimeZone } from '../events/events.queries.ts';
 import type { ChatMessage } from './assistant.queries.ts';
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+/** '7:05 PM' on the city's clocks, as every other time in the app. */
+const time = (iso: string, timeZone: string | undefined) => formatCityTime(iso, timeZone, { hour: 'numeric', minute: '2-digit' });
 
 /** One message bubble; a proposed change shows what would happen with Confirm and Cancel. */
 function Bubble({ m, busy, onConfirm, onCancel }: { m: ChatMessage; busy: boolean; onConfirm?: (m: ChatMessage) => void; onCancel?: (m: ChatMessage) => void }) {
@@ -11,6 +14,7 @@ function Bubble({ m, busy, onConfirm, onCancel }: { m: ChatMessage; busy: boolea
   const system = m.role === 'system';
   const proposal = m.metadata?.action === 'proposed' && m.metadata.confirmToken;
   const Icon = mine ? User : system ? ShieldAlert : Bot;
+  const timeZone = useCityTimeZone();
   return (
     <li className={`flex gap-2 ${mine ? 'flex-row-reverse' : ''}`} data-role={m.role}>
       <span aria-hidden className={`mt-1 flex h-8 w-8 shrink-0 items-center justify-center rounded-full ${mine ? 'bg-primary text-primary-foreground' : 'bg-muted text-foreground'}`}>
@@ -34,7 +38,7 @@ function Bubble({ m, busy, onConfirm, onCancel }: { m: ChatMessage; busy: boolea
           </div>
         )}
         {m.settled && <p className="mt-2 text-xs font-semibold text-muted-foreground">{m.settled === 'confirmed' ? 'Confirmed' : 'Cancelled'}</p>}
-        <p className={`mt-1 text-[11px] ${mine ? 'text-primary-foreground/80' : 'text-muted-foreground'}`}>{time(m.timestamp)}</p>
+        <p className={`mt-1 text-[11px] ${mine ? 'text-primary-foreground/80' : 'text-muted-foreground'}`}>{time(m.timestamp, timeZone)}</p>
       </div>
     </li>
   );

@@ -4,6 +4,7 @@ import { Link, useParams } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { useCityTimeZone } from '../events/events.queries.ts';
 import { formatOrderDate, OrderStatusChip } from './order-status.tsx';
 import { PickupQr } from './pickup-qr.tsx';
 import { formatPrice, shopErrorMessage, useCancelOrder, useOrder } from './shop.queries.ts';
@@ -14,6 +15,7 @@ export default function OrderPage() {
   const order = useOrder(id);
   const cancel = useCancelOrder();
   const [confirming, setConfirming] = useState(false);
+  const timeZone = useCityTimeZone();
 
   if (order.isPending) return <Spinner label="Loading the order" />;
   if (order.isError || !order.data) {
@@ -57,7 +59,7 @@ export default function OrderPage() {
         </h1>
         <OrderStatusChip status={o.status} />
       </header>
-      <p className="text-sm text-muted-foreground">Placed {formatOrderDate(o.createdAt)}</p>
+      <p className="text-sm text-muted-foreground">Placed {formatOrderDate(o.createdAt, timeZone)}</p>
 
       {o.status === 'reserved' && (
         <div className="flex flex-col items-center gap-3 rounded-lg border border-border bg-card p-5 text-center" data-testid="pickup">
@@ -72,10 +74,10 @@ export default function OrderPage() {
       {o.status === 'fulfilled' && (
         <p className="flex items-center gap-2 rounded-lg border border-success/40 bg-success-soft p-4 font-semibold text-success">
           <CheckCircle2 className="h-5 w-5" aria-hidden />
-          Picked up {o.fulfilledAt ? formatOrderDate(o.fulfilledAt) : ''}. Enjoy!
+          Picked up {o.fulfilledAt ? formatOrderDate(o.fulfilledAt, timeZone) : ''}. Enjoy!
         </p>
       )}
-      {o.status === 'cancelled' && <p className="rounded-lg border border-border bg-card p-4 text-muted-foreground">This order was cancelled{o.cancelledAt ? ` on ${formatOrderDate(o.cancelledAt)}` : ''}.</p>}
+      {o.status === 'cancelled' && <p className="rounded-lg border border-border bg-card p-4 text-muted-foreground">This order was cancelled{o.cancelledAt ? ` on ${formatOrderDate(o.cancelledAt, timeZone)}` : ''}.</p>}
 
       <section aria-labelledby="items-heading" className="rounded-lg border border-border bg-card p-4">
         <h2 id="items-heading" className="text-lg font-semibold">

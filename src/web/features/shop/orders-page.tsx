@@ -1,11 +1,13 @@
 import { Link } from 'wouter';
 import { buttonClass } from '../../components/ui/button.tsx';
+import { useCityTimeZone } from '../events/events.queries.ts';
 import { formatOrderDate, OrderStatusChip } from './order-status.tsx';
 import { formatPrice, shopErrorMessage, useMyOrders } from './shop.queries.ts';
 
 /** /shop/orders: the signed-in user's orders, newest first. */
 export default function OrdersPage() {
   const orders = useMyOrders();
+  const timeZone = useCityTimeZone();
   return (
     <section aria-labelledby="page-heading" className="mx-auto flex max-w-2xl flex-col gap-4">
       <header className="flex flex-wrap items-end justify-between gap-2">
@@ -36,7 +38,7 @@ export default function OrdersPage() {
                 <div>
                   <p className="font-semibold">{o.items.map((i) => `${i.quantity} × ${i.name}`).join(', ')}</p>
                   <p className="text-xs text-muted-foreground">
-                    {formatOrderDate(o.createdAt)} · {o.status === 'reserved' ? `Pickup code ${o.pickupCode}` : ''}
+                    {formatOrderDate(o.createdAt, timeZone)} · {o.status === 'reserved' ? `Pickup code ${o.pickupCode}` : ''}
                   </p>
                 </div>
                 <div className="flex items-center gap-2">

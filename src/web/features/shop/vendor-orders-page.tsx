@@ -4,6 +4,7 @@ import { Link, Redirect } from 'wouter';
 import { normalisePickupCode, type VendorOrder } from '../../../contract/shop.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { useCityTimeZone } from '../events/events.queries.ts';
 import { formatOrderDate, OrderStatusChip } from './order-status.tsx';
 import { PickupScanner } from './pickup-scanner.tsx';
 import { VendorProducts } from './vendor-products.tsx';
@@ -121,6 +122,7 @@ function CancelButton({ order }: { order: VendorOrder }) {
 
 function OrderList({ status }: { status: 'open' | 'all' }) {
   const orders = useVendorOrders(status);
+  const timeZone = useCityTimeZone();
   if (orders.isPending) return <div role="status" aria-label="Loading orders" className="h-24 animate-pulse rounded-lg bg-muted" />;
   if (orders.isError)
     return (
@@ -149,7 +151,7 @@ function OrderList({ status }: { status: 'open' | 'all' }) {
               </li>
             ))}
           </ul>
-          <p className="mt-1 text-xs text-muted-foreground">Reserved {formatOrderDate(o.createdAt)}</p>
+          <p className="mt-1 text-xs text-muted-foreground">Reserved {formatOrderDate(o.createdAt, timeZone)}</p>
           {o.status === 'reserved' && !o.items.some((i) => i.fulfilledAt) && <CancelButton order={o} />}
         </li>
       ))}
