@@ -73,7 +73,15 @@ describe('POST /api/stories', () => {
 
   it('counts shared stories for the social badge, and past the daily cap saves the story without points', async () => {
     const { cookie, user } = await newUser(t.app);
-    for (let i = 0; i < 3; i++) expect((await share(cookie, { ...good, title: `Story ${i}` })).statusCode).toBe(201);
+    const earned: { title: string; points: number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await share(cookie, { ...good, title: `Story ${i}` });
+      expect(res.statusCode).toBe(201);
+      earned.push(...res.json<StoryCreated>().badges);
+    }
+    // Badges are named as earned; they pay nothing themselves (Explorer's 50 is the total that reached it).
+    expect(earned.map((b) => b.title)).toContain('Explorer');
+    expect(earned.every((b) => b.points === 0)).toBe(true);
     const badges = await queryRows<{ badge_type: string }>(t.database.db, sql`select badge_type from user_badges where user_id = ${user.id}`);
     expect(badges.map((b) => b.badge_type)).toContain('social');
     const fourth = await share(cookie, { ...good, title: 'Story 4' });

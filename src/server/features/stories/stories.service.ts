@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { CityConfig } from '../../../contract/city.ts';
-import { TIER_THRESHOLDS } from '../../../contract/gaming.ts';
 import {
   GENERATED_CATEGORIES,
   REPORTS_TO_HIDE,
@@ -202,7 +201,8 @@ export function createStoriesService(deps: StoriesDeps) {
       return {
         story: await storyFor(viewer, result.id),
         pointsEarned: paid?.award.points ?? 0,
-        badges: (paid?.newBadges ?? []).map((b) => ({ title: b.title, points: b.badgeType in TIER_THRESHOLDS ? TIER_THRESHOLDS[b.badgeType as keyof typeof TIER_THRESHOLDS] : 0 })),
+        // A badge pays nothing itself (a tier's figure is the total that reached it, not points earned).
+        badges: (paid?.newBadges ?? []).map((b) => ({ title: b.title, points: 0 })),
         ...(paid ? {} : { message: `Daily limit reached: sharing stories earns points ${RULES.story_shared.dailyCap} times a day` }),
       };
     },
