@@ -126,7 +126,7 @@ test('each nearby row says when, opens its event, and a weekly series is one row
   const titles = await rows.locator('a').allTextContents();
   expect(titles.length).toBeGreaterThan(0);
   expect(new Set(titles).size, 'a series is listed once').toBe(titles.length);
-  for (const when of await rows.locator('time').allTextContents()) expect(when).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [A-Z][a-z]{2} \d{1,2} · (\d{1,2}:\d{2} [AP]M|All day)$/);
+  for (const when of await rows.locator('time').allTextContents()) expect(when).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [A-Z][a-z]{2} \d{1,2}(, \d{4})? · (\d{1,2}:\d{2} [AP]M|All day)$/);
   const link = rows.first().getByRole('link');
   const href = await link.getAttribute('href');
   expect(href).toMatch(/^\/events\/[0-9a-f-]{36}$/);
