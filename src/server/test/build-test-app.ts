@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -9,6 +9,11 @@ import type { Database } from '../db/client.ts';
 import { parseEnv } from '../env.ts';
 import { createSafeFetch } from '../features/ingestion/fetch/safe-fetch.ts';
 import { openTestDatabase } from './test-db.ts';
+
+/** The session secret of every test app. */
+const TEST_SESSION_SECRET = 'test-secret-test-secret-test-secret-0123';
+/** The key a test app signs QR codes with, derived from its session secret as buildApp does. */
+export const TEST_QR_KEY = createHmac('sha256', TEST_SESSION_SECRET).update('qr').digest();
 
 export const TEST_ORIGIN = 'http://localhost:80';
 
@@ -30,7 +35,7 @@ export async function buildTestApp(
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BACKUP_DIR: join(tmpdir(), `townbeat-test-backups-${randomBytes(6).toString('hex')}`), ...overrides.env });
   const app = await buildApp({
     city: PORTLAND,
-    sessionSecret: 'test-secret-test-secret-test-secret-0123',
+    sessionSecret: TEST_SESSION_SECRET,
     clock,
     webDir: null,
     logger: false,

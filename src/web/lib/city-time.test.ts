@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { inProcessTimeZone } from '../test/process-time-zone.ts';
 import { formatCityTime } from './city-time.ts';
 
 // A device in Tokyo: times shown to people (orders, admin tables, chat) still read on the city's clocks.
-const savedTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'Asia/Tokyo';
-});
-afterAll(() => {
-  if (savedTz === undefined) delete process.env.TZ;
-  else process.env.TZ = savedTz;
-});
+inProcessTimeZone('Asia/Tokyo');
 
 describe('formatCityTime', () => {
   const at = '2026-11-28T03:49:00.000Z'; // 12:49 PM Nov 28 in Tokyo, 7:49 PM Nov 27 in Portland

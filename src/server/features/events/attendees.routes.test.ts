@@ -1,15 +1,13 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ArEvent } from '../../../contract/ar.ts';
-import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildTestApp, TEST_ORIGIN, TEST_QR_KEY, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent } from '../../test/factories.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { signQrPayload } from '../qr/qr.codec.ts';
 
 const NOW = new Date('2026-11-20T20:00:00Z'); // noon in Portland
-/** The key buildApp derives from the test session secret. */
-const QR_KEY = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+const QR_KEY = TEST_QR_KEY;
 const SPOT = { lat: 45.5187, lng: -122.6801 };
 
 let t: TestApp;

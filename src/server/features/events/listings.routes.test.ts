@@ -1,7 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildTestApp, TEST_ORIGIN, TEST_QR_KEY, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent } from '../../test/factories.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { signQrPayload } from '../qr/qr.codec.ts';
@@ -12,8 +11,7 @@ let t: TestApp;
 const NOW = new Date('2026-11-22T20:00:00Z'); // 12:00 in Portland
 const DAY = 24 * 3600 * 1000;
 const inHours = (h: number) => new Date(NOW.getTime() + h * 3600 * 1000);
-/** The key buildApp derives from the test session secret. */
-const QR_KEY = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+const QR_KEY = TEST_QR_KEY;
 
 beforeAll(async () => {
   t = await buildTestApp();

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import QRCode from 'qrcode';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildTestApp, TEST_ORIGIN, TEST_QR_KEY, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent, queryRows } from '../../test/factories.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { signQrPayload } from './qr.codec.ts';
@@ -10,8 +10,7 @@ import { signQrPayload } from './qr.codec.ts';
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof newUser>>;
 const NOW = new Date('2026-11-20T20:00:00Z'); // noon in Portland
-/** The key buildApp derives from the test session secret. */
-const QR_KEY = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+const QR_KEY = TEST_QR_KEY;
 const inMinutes = (m: number) => new Date(NOW.getTime() + m * 60_000);
 
 beforeAll(async () => {

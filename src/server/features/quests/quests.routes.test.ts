@@ -1,9 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceResponse, Hunt, HuntProgress, MapResponse, QuestNode } from '../../../contract/quests.ts';
-import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildTestApp, TEST_ORIGIN, TEST_QR_KEY, type TestApp } from '../../test/build-test-app.ts';
 import { queryRows } from '../../test/factories.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { signQrPayload } from '../qr/qr.codec.ts';
@@ -15,7 +14,7 @@ let t: TestApp;
 let admin: Awaited<ReturnType<typeof newUser>>;
 let player: Awaited<ReturnType<typeof newUser>>;
 const NOW = new Date('2026-11-20T20:00:00Z');
-const QR_KEY = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+const QR_KEY = TEST_QR_KEY;
 let photo: string;
 
 beforeAll(async () => {

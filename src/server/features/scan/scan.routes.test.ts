@@ -1,9 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildTestApp, TEST_ORIGIN, TEST_QR_KEY, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent, queryRows } from '../../test/factories.ts';
 import { serveText, startFeedServer } from '../../test/feed-server.ts';
 import { newUser } from '../gaming/test-users.ts';
@@ -208,7 +207,7 @@ describe('POST /api/scan/flyer: events and points', () => {
     const { cookie } = await newUser(t.app);
     const e = await buildEvent(t.database.db, { title: 'Alberta Art Walk', startDate: new Date(NOW.getTime() - 30 * 60_000), endDate: new Date(NOW.getTime() + 90 * 60_000) });
     // The key buildApp derives from the test session secret.
-    const key = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+    const key = TEST_QR_KEY;
     const code = signQrPayload(key, { k: 'event', id: e.id, iat: Math.floor(NOW.getTime() / 1000) });
     const res = await scanText(cookie, flyer('Alberta Art Walk'), { qr: code });
     expect(res.statusCode).toBe(200);
@@ -302,7 +301,7 @@ describe('scan challenges and history', () => {
 describe('GET /api/scan/history: badges', () => {
   it('leaves out a badge the member earned by check-ins, not by scanning', async () => {
     const { cookie } = await newUser(t.app);
-    const key = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+    const key = TEST_QR_KEY;
     // Two check-ins (25 points each) during their events: the Explorer badge, at 50 points.
     for (const title of ['Alberta Art Walk', 'Hawthorne Night Market']) {
       const e = await buildEvent(t.database.db, { title, startDate: new Date(NOW.getTime() - 30 * 60_000), endDate: new Date(NOW.getTime() + 90 * 60_000) });

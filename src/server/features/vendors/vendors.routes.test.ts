@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VendorDetail, VendorListResponse } from '../../../contract/vendors.ts';
-import { buildTestApp, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
+import { buildTestApp, TEST_ORIGIN, TEST_QR_KEY, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent, queryRows } from '../../test/factories.ts';
 import { newUser } from '../gaming/test-users.ts';
 import { signQrPayload } from '../qr/qr.codec.ts';
@@ -14,7 +13,7 @@ let t: TestApp;
 let admin: Awaited<ReturnType<typeof newUser>>;
 const NOW = new Date('2026-11-20T20:00:00Z'); // noon in Portland
 const inHours = (h: number) => new Date(NOW.getTime() + h * 3600_000);
-const QR_KEY = createHmac('sha256', 'test-secret-test-secret-test-secret-0123').update('qr').digest();
+const QR_KEY = TEST_QR_KEY;
 
 beforeAll(async () => {
   t = await buildTestApp();

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inProcessTimeZone } from '../../test/process-time-zone.ts';
 import type { Order } from '../../../contract/shop.ts';
 import { buildUser, json, renderApp, stubFetch } from '../events/test-helpers.tsx';
 import { formatOrderDate } from './order-status.tsx';
@@ -19,14 +20,7 @@ const ORDER: Order = {
 };
 
 // A browser on the other side of the Pacific: order times still read on the city's clocks.
-const savedTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'Asia/Tokyo';
-});
-afterAll(() => {
-  if (savedTz === undefined) delete process.env.TZ;
-  else process.env.TZ = savedTz;
-});
+inProcessTimeZone('Asia/Tokyo');
 afterEach(() => vi.unstubAllGlobals());
 
 describe('order times', () => {
