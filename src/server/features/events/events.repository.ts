@@ -948,6 +948,15 @@ export function createEventsRepository(db: Db) {
       return row as DetailRow | undefined;
     },
 
+    /** The other sources' records merged into an event, oldest first (what its page may fill blanks from). */
+    async findMergedRecords(eventId: string): Promise<DetailRow[]> {
+      return (await db
+        .select(summaryColumns(null, undefined))
+        .from(events)
+        .where(and(eq(events.mergedInto, eventId), eq(events.status, 'merged')))
+        .orderBy(asc(events.createdAt), asc(events.id))) as DetailRow[];
+    },
+
     /** Several events at once (in no particular order), as lists show them. */
     async findByIds(ids: string[]): Promise<DetailRow[]> {
       if (!ids.length) return [];
@@ -1001,18 +1010,18 @@ export function createEventsRepository(db: Db) {
         .selectDistinct({ sourceType: eventSources.sourceType, name: eventSources.name })
         .from(eventSources)
         .innerJoin(events, eq(events.id, eventSources.eventId))
-        .where(and(eq(events.status, 'approved'), gt(events.endDate, now)))
+        .where(and(listedEvent(), gt(events.endDate, now)))
         .as('pairs');
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(pairs);
       return row?.n ?? 0;
     },
 
-    /** Distinct lower-cased neighbourhoods with an approved event starting in the window. */
+    /** Distinct lower-cased neighbourhoods with a listed event in the window. */
     async neighbourhoodsWithEvents(from: Date, to: Date): Promise<string[]> {
       const rows = await db
         .selectDistinct({ n: sql<string>`lower(${events.neighbourhood})` })
         .from(events)
-        .where(and(eq(events.status, 'approved'), gt(events.endDate, from), lt(events.startDate, to), sql`${events.neighbourhood} is not null`));
+        .where(and(listedEvent(), gt(events.endDate, from), lt(events.startDate, to), sql`${events.neighbourhood} is not null`));
       return rows.map((r) => r.n);
     },
 

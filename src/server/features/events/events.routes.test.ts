@@ -187,8 +187,9 @@ describe('GET /api/events/stats', () => {
     await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 23, minute: 30 }, 'America/Los_Angeles'), neighbourhood: 'Downtown' });
     await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 23, hour: 0, minute: 30 }, 'America/Los_Angeles'), neighbourhood: 'Pearl District', sourceType: 'meetup' });
     await buildEvent(t.database.db, { startDate: inHours(24 * 10), neighbourhood: 'Sellwood' });
-    // Tonight too, but every feed has dropped it: no longer listed, so not one of today's events.
-    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 21 }, 'America/Los_Angeles'), neighbourhood: 'Downtown', goneAt: inHours(-1) });
+    // Tonight too, but every feed has dropped it: no longer listed, so not one of today's events,
+    // and neither its source nor its neighbourhood is active or covered by it.
+    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 21 }, 'America/Los_Angeles'), neighbourhood: 'Lents', sourceType: 'eventbrite', goneAt: inHours(-1) });
     const res = await get('/api/events/stats');
     expect(res.json()).toEqual({ totalEvents: 3, todayEvents: 1, activeSources: 2, coverage: 10 });
   });
