@@ -203,6 +203,26 @@ describe('possible duplicates for admins', () => {
     expect((await api('POST', `/api/admin/events/${pair.b.id}/split`)).statusCode).toBe(409);
   });
 
+  it("shows on a merged event's page what the kept record leaves blank, until a split takes it back", async () => {
+    await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Forty makers, hot cider.' }]);
+    await source('Listings', 'b', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000' }]);
+    const [pair] = (await api('GET', '/api/admin/duplicates')).json().pairs as { id: string; a: { id: string; sourceNames: string[] }; b: { id: string } }[];
+    // Keep the listings site's record, which names no place, gives no description and no end.
+    const keepId = pair!.a.sourceNames[0] === 'Listings' ? pair!.a.id : pair!.b.id;
+    const page = async () => (await api('GET', `/api/events/${keepId}`, undefined, member)).json();
+    const before = await page();
+    expect(before).toMatchObject({ venue: '', description: '', endGiven: false });
+    expect((await api('POST', `/api/admin/duplicates/${pair!.id}/merge`, { keepId })).statusCode).toBe(200);
+    const merged = await page();
+    expect(merged).toMatchObject({ id: keepId, venue: 'Leftbank Annex', lat: 45.5297, lng: -122.6668, description: 'Forty makers, hot cider.', endGiven: true, mergedRecords: 1 });
+    expect(new Date(merged.endDate).getTime() - new Date(merged.startDate).getTime()).toBe(6 * 3600_000);
+    // Read, never written: the kept record is still its source's own.
+    const [kept] = await queryRows<{ venue_name: string; description: string }>(t.database.db, sql`select venue_name, description from events where id = ${keepId}`);
+    expect(kept).toEqual({ venue_name: '', description: '' });
+    expect((await api('POST', `/api/admin/events/${keepId}/split`)).statusCode).toBe(200);
+    expect(await page()).toMatchObject({ venue: '', description: '', endGiven: false, mergedRecords: 0 });
+  });
+
   it('gives the saves a merge copied back to the records they came from when it is split', async () => {
     const pair = await proposed();
     await t.database.db.execute(sql`update events set status = 'approved'`);
