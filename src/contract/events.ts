@@ -71,6 +71,8 @@ export const EventDetail = EventSummary.extend({
   removedBySource: z.boolean(),
   /** Removed because a source said it is cancelled (then removedBySource is true as well). */
   cancelledBySource: z.boolean(),
+  /** Removed because a source said it is postponed, with no new date yet (removedBySource is true as well; never with cancelledBySource). */
+  postponedBySource: z.boolean(),
   /** Other sources' records merged into this event; an admin can split them back out. */
   mergedRecords: z.number().int(),
   /** Every upcoming date of its series, this one included, soonest first (one entry for a one-off event). */
@@ -84,6 +86,8 @@ export const SavedEvent = EventSummary.extend({
   removedBySource: z.boolean(),
   /** Removed because a source said it is cancelled. */
   cancelledBySource: z.boolean(),
+  /** Removed because a source said it is postponed, with no new date yet. */
+  postponedBySource: z.boolean(),
 });
 export type SavedEvent = z.infer<typeof SavedEvent>;
 

@@ -91,9 +91,9 @@ export type SourceResponse = z.infer<typeof SourceResponse>;
  * listed (no title, no start, unreadable); `repeated`: exact repeats kept once; `rejected`: items
  * refused when normalised (already ended, beyond two years); `kept`: items listed with a field
  * left out; `unread`: a part of the source the run did not read (a page limit, the repeat budget);
- * `removed`: listed events the run removed (no longer in the source, or cancelled by it), or that it
- * kept after a sudden drop and an admin then removed; `relisted`: events removed or cancelled before
- * that the source lists again.
+ * `removed`: listed events the run removed (no longer in the source, or cancelled or postponed by
+ * it), or that it kept after a sudden drop and an admin then removed; `relisted`: events removed,
+ * cancelled or postponed before that the source lists again.
  */
 export const RUN_NOTE_KINDS = ['skipped', 'repeated', 'rejected', 'kept', 'unread', 'removed', 'relisted'] as const;
 export type RunNoteKind = (typeof RUN_NOTE_KINDS)[number];

@@ -58,7 +58,7 @@ export function toEventDetail(
   const e = row.event;
   const dates = (extra.dates?.length ? extra.dates : [e]).map((d) => ({ id: d.id, startDate: d.startDate.toISOString(), endDate: d.endDate.toISOString() }));
   // Rows stored before the end's origin was recorded (null) are read as given, as they were shown.
-  return { ...toEventSummary(row, unit), description: e.description, endGiven: e.endGiven !== false, sources, removedBySource: e.goneAt !== null, cancelledBySource: e.goneAt !== null && e.cancelledBySource, mergedRecords: extra.mergedRecords ?? 0, dates };
+  return { ...toEventSummary(row, unit), description: e.description, endGiven: e.endGiven !== false, sources, removedBySource: e.goneAt !== null, cancelledBySource: e.goneAt !== null && e.cancelledBySource, postponedBySource: e.goneAt !== null && e.postponedBySource, mergedRecords: extra.mergedRecords ?? 0, dates };
 }
 
 export const metresPerUnit = (unit: 'mi' | 'km') => METRES_PER_UNIT[unit];

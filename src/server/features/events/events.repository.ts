@@ -1025,20 +1025,21 @@ export function createEventsRepository(db: Db) {
       return rows.map((r) => r.n);
     },
 
-    async listFavorites(userId: string): Promise<(SummaryRow & { removedBySource: boolean; cancelledBySource: boolean })[]> {
+    async listFavorites(userId: string): Promise<(SummaryRow & { removedBySource: boolean; cancelledBySource: boolean; postponedBySource: boolean })[]> {
       const rows = await db
         .select({
           ...summaryColumns(null, undefined),
           isFavorited: sql<boolean>`true`,
           removedBySource: sql<boolean>`${events.goneAt} is not null`,
           cancelledBySource: sql<boolean>`${events.goneAt} is not null and ${events.cancelledBySource}`,
+          postponedBySource: sql<boolean>`${events.goneAt} is not null and ${events.postponedBySource}`,
         })
         .from(favorites)
         .innerJoin(events, eq(events.id, favorites.eventId))
         // A saved event merged into another is saved as that one too (the merge copies favourites).
         .where(and(eq(favorites.userId, userId), ne(events.status, 'merged')))
         .orderBy(asc(events.startDate));
-      return rows as (SummaryRow & { removedBySource: boolean; cancelledBySource: boolean })[];
+      return rows as (SummaryRow & { removedBySource: boolean; cancelledBySource: boolean; postponedBySource: boolean })[];
     },
 
     async insert(values: typeof events.$inferInsert, source: { sourceType: string; url: string; name: string }) {

@@ -128,6 +128,11 @@ export const events = pgTable(
     /** Gone because a source said it is cancelled (its item's STATUS), not only dropped from the feed. */
     cancelledBySource: boolean('cancelled_by_source').notNull().default(false),
     /**
+     * Gone because a source said it is postponed with no new date yet (schema.org EventPostponed);
+     * cleared, as cancelled is, when the source lists it again (usually at its new date).
+     */
+    postponedBySource: boolean('postponed_by_source').notNull().default(false),
+    /**
      * What an admin corrected ('title', 'venue', 'price', 'startDate', the Edit dialog's fields): a
      * source's later change of its item leaves these as the admin set them.
      */

@@ -34,12 +34,13 @@ const dateOnly = (iso: string, timeZone: string) => {
   return p.replace(/-/g, '');
 };
 
-type CalendarEvent = EventSummary & Partial<Pick<EventDetail, 'description' | 'removedBySource' | 'cancelledBySource'>>;
+type CalendarEvent = EventSummary & Partial<Pick<EventDetail, 'description' | 'removedBySource' | 'cancelledBySource' | 'postponedBySource'>>;
 
-/** What a calendar app shows of an event every source has dropped, or one a source cancelled: kept, and saying so. */
+/** What a calendar app shows of an event every source has dropped, or one a source cancelled or postponed: kept, and saying so. */
 const GONE = {
   removed: { status: 'TENTATIVE', suffix: ' (removed by the source)', note: 'Every source that listed this event has dropped it: check with the organiser before you go.' },
   cancelled: { status: 'CANCELLED', suffix: ' (cancelled)', note: 'The source that listed this event says it is cancelled.' },
+  postponed: { status: 'TENTATIVE', suffix: ' (postponed)', note: 'The source that listed this event says it is postponed, with no new date yet: it will not take place at this time.' },
 } as const;
 
 function eventLines(e: CalendarEvent, now: Date, origin: string): string[] {
@@ -52,8 +53,8 @@ function eventLines(e: CalendarEvent, now: Date, origin: string): string[] {
     lines.push(`DTSTART:${utcStamp(new Date(e.startDate))}`, `DTEND:${utcStamp(new Date(e.endDate))}`);
   }
   // Only what a source said is cancelled is CANCELLED: one may drop an event for other reasons,
-  // so calendars keep that one, marked.
-  const gone = e.cancelledBySource ? GONE.cancelled : e.removedBySource ? GONE.removed : null;
+  // so calendars keep that one, marked; a postponed one is to take place later, at a date not given yet.
+  const gone = e.cancelledBySource ? GONE.cancelled : e.postponedBySource ? GONE.postponed : e.removedBySource ? GONE.removed : null;
   if (gone) lines.push(`STATUS:${gone.status}`);
   lines.push(`SUMMARY:${escapeText(gone ? e.title + gone.suffix : e.title)}`);
   const description = [gone?.note ?? '', e.description ?? ''].filter(Boolean).join('\n\n');

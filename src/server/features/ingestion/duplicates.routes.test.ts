@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { CANCELLED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CANCELLED_BY_SOURCE, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 
@@ -23,7 +23,12 @@ let server: Awaited<ReturnType<typeof startFeedServer>>;
 const route = (name: string) => feedRoute(() => feeds, name);
 
 beforeAll(async () => {
-  server = await startFeedServer({ '/a.ics': route('a'), '/b.ics': route('b') });
+  server = await startFeedServer({
+    '/a.ics': route('a'),
+    '/b.ics': route('b'),
+    // A venue's page with schema.org Event data, which can say an event is postponed (iCalendar cannot).
+    '/shows.html': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(feeds.page ?? ''),
+  });
   t = await buildTestApp();
   admin = (await signupUser(t.app)).cookie;
   member = (await signupUser(t.app)).cookie;
@@ -591,5 +596,79 @@ describe('events a source drops', () => {
     expect(feed).toContain('SUMMARY:Winter Songwriter Showcase\r\n');
     expect(feed).not.toContain('STATUS:');
     expect(feed).not.toContain('removed by the source');
+  });
+});
+
+describe('events a source postpones', () => {
+  /** A show on the venue's page; `status` is its schema.org eventStatus. */
+  const show = (over: { id?: string; name?: string; startDate?: string; status?: string } = {}) => ({
+    '@context': 'https://schema.org',
+    '@type': 'MusicEvent',
+    name: over.name ?? 'Winter Songwriter Showcase',
+    startDate: over.startDate ?? '2026-12-10T19:00:00-08:00',
+    url: `https://venue.example/shows/${over.id ?? 'winter'}`,
+    location: { '@type': 'Place', name: 'Doug Fir Lounge', address: '830 E Burnside St, Portland' },
+    ...(over.status ? { eventStatus: `https://schema.org/${over.status}` } : {}),
+  });
+  const servePage = (shows: object[]) => {
+    feeds.page = `<!doctype html><html><head><script type="application/ld+json">${JSON.stringify(shows)}</script></head><body>Shows</body></html>`;
+  };
+  type Run = { status: string; updated: number; rejected: number; notes: { kind: string; reason: string; count: number; examples: string[] }[] };
+  /** The page now lists `shows`; a minute on, the source runs again. */
+  const rerun = async (id: string, shows: object[]) => {
+    servePage(shows);
+    t.clock.advance(60_000);
+    return (await api('POST', `/api/admin/sources/${id}/run`)).json() as Run;
+  };
+  const eventPage = async (eventId: string) => (await t.app.inject({ method: 'GET', url: `/api/events/${eventId}` })).json() as { startDate: string; removedBySource: boolean; cancelledBySource: boolean; postponedBySource: boolean };
+  const listedIds = async () => ((await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[]).map((e) => e.id);
+  const bell = async (cookie = admin) => ((await api('GET', '/api/notifications', undefined, cookie)).json() as { items: { title: string; message: string }[] }).items.filter((n) => n.title.startsWith('Saved event'));
+
+  it('go out of lists marked postponed, for whoever saved them too, and come back at the new date the source gives', async () => {
+    // The venue's page lists the show, and one already postponed that Townbeat never listed.
+    servePage([show(), show({ id: 'spring', name: 'Spring Songwriter Showcase', startDate: '2027-03-04T19:00:00-08:00', status: 'EventPostponed' })]);
+    const created = await api('POST', '/api/admin/sources', { name: 'Doug Fir', connector: 'jsonld', url: server.url('/shows.html'), sourceType: 'jsonld', trusted: true });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json() as { id: string };
+    const first = (await api('POST', `/api/admin/sources/${id}/run`)).json() as Run;
+    expect(first).toMatchObject({ status: 'success', rejected: 1 });
+    expect(first.notes).toContainEqual({ kind: 'rejected', reason: 'had been postponed before any listing, with no new date yet', count: 1, examples: ['Spring Songwriter Showcase'] });
+    expect(await listed()).toEqual(['Winter Songwriter Showcase']);
+    await t.database.db.execute(sql`update events set status = 'approved'`);
+    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events`)) as [{ id: string }];
+    await api('POST', `/api/user/favorites/${eventId}`);
+
+    // Postponed, no new date yet: out of lists, marked postponed (not cancelled) on its page, in the saved list and calendars.
+    const off = await rerun(id, [show({ status: 'EventPostponed' })]);
+    expect(off.notes).toEqual([{ kind: 'removed', reason: POSTPONED_BY_SOURCE, count: 1, examples: ['Winter Songwriter Showcase'] }]);
+    expect(await eventPage(eventId)).toMatchObject({ removedBySource: true, cancelledBySource: false, postponedBySource: true });
+    expect(await listedIds()).not.toContain(eventId);
+    expect((await api('GET', '/api/user/favorites')).json()).toEqual([expect.objectContaining({ id: eventId, removedBySource: true, cancelledBySource: false, postponedBySource: true })]);
+    const { url } = (await api('GET', '/api/user/calendar')).json() as { url: string };
+    for (const path of [new URL(url).pathname, `/api/events/${eventId}/ics`]) {
+      const feed = (await t.app.inject({ method: 'GET', url: path })).body.replace(/\r\n /g, '');
+      expect(feed).toContain('STATUS:TENTATIVE');
+      expect(feed).toContain('SUMMARY:Winter Songwriter Showcase (postponed)');
+      expect(feed).toContain('DESCRIPTION:The source that listed this event says it is postponed\\, with no new date yet: it will not take place at this time.');
+      expect(feed).not.toContain('CANCELLED');
+    }
+    expect(await bell()).toEqual([
+      expect.objectContaining({ title: 'Saved event postponed', message: '“Winter Songwriter Showcase” (Thu, Dec 10 · 7:00 PM) is postponed, says its source, with no new date yet.' }),
+    ]);
+    expect(await bell(member)).toEqual([]);
+
+    // Still postponed: nothing new to say, nothing updated.
+    expect(await rerun(id, [show({ status: 'EventPostponed' })])).toMatchObject({ notes: [], updated: 0 });
+    expect(await bell()).toHaveLength(1);
+
+    // The source gives the new date: listed again, no longer marked, at that date; its saver hears it is back then.
+    const back = await rerun(id, [show({ startDate: '2027-01-16T19:00:00-08:00', status: 'EventRescheduled' })]);
+    expect(back.notes).toEqual([{ kind: 'relisted', reason: RELISTED, count: 1, examples: ['Winter Songwriter Showcase'] }]);
+    expect(await eventPage(eventId)).toMatchObject({ startDate: '2027-01-17T03:00:00.000Z', removedBySource: false, cancelledBySource: false, postponedBySource: false });
+    expect(await listedIds()).toContain(eventId);
+    expect((await bell())[0]).toMatchObject({ title: 'Saved event back on', message: '“Winter Songwriter Showcase” (Sat, Jan 16, 2027 · 7:00 PM) is listed again by its source, which had said it was postponed.' });
+    const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${eventId}/ics` })).body;
+    expect(feed).not.toContain('STATUS:');
+    expect(feed).not.toContain('(postponed)');
   });
 });

@@ -97,9 +97,10 @@ export function heldBy(notes: readonly RunNote[]): { count: number; reason: 'par
 }
 /** The note an admin's removal of a held sudden drop adds to the run that held it. */
 export const REMOVED_BY_ADMIN = 'were removed by an admin, who confirmed they are gone from the source';
-/** What a run did to events listed before, in its History: removed, cancelled, listed again. */
+/** What a run did to events listed before, in its History: removed, cancelled, postponed, listed again. */
 export const REMOVED_UNSEEN = 'were no longer in the source: out of lists, their pages kept for people who saved them';
 export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, marked cancelled for people who saved them';
+export const POSTPONED_BY_SOURCE = 'were postponed by the source: out of lists until it gives a new date, marked postponed for people who saved them';
 export const RELISTED = 'were back in the source after being removed or cancelled: listed again';
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
@@ -134,9 +135,9 @@ export function createIngestionService(deps: {
   const withContext = (context: object): LlmClassifyLog => ({ warn: (obj, msg) => deps.log.warn({ ...context, ...obj }, msg) });
   setCityWords(city.name);
 
-  /** A run's new items (not cancelled, not linked yet), classified together as one feed. */
+  /** A run's new items (not cancelled or postponed, not linked yet), classified together as one feed. */
   function classifyFresh(items: readonly NormalisedEvent[], isLinked: (n: NormalisedEvent) => boolean) {
-    const fresh = items.filter((n) => !n.cancelled && !isLinked(n));
+    const fresh = items.filter((n) => !n.cancelled && !n.postponed && !isLinked(n));
     const inputs = fresh.map(classifierInput);
     return { fresh, inputs, results: classifyFeed(inputs) };
   }
@@ -268,6 +269,7 @@ export function createIngestionService(deps: {
         if (titles.length) summary.notes.push({ kind, reason, count: titles.length, examples: titles.slice(0, NOTE_EXAMPLES) });
       };
       titled('removed', CANCELLED_BY_SOURCE, plan.counts.cancelled);
+      titled('removed', POSTPONED_BY_SOURCE, plan.counts.postponed);
       titled('relisted', RELISTED, plan.counts.relisted);
       const pairs = createDuplicatesRepository(tx);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
@@ -276,6 +278,7 @@ export function createIngestionService(deps: {
       summary.merged += plan.counts.merged;
       summary.rejected += plan.counts.rejected;
       titled('rejected', 'had been cancelled before any listing', plan.counts.cancelledUnlisted);
+      titled('rejected', 'had been postponed before any listing, with no new date yet', plan.counts.postponedUnlisted);
       const told = await tellSavers(tx, plan.news, city, state.now);
       await record(r);
       return { announce: plan.announce, told };
@@ -396,6 +399,7 @@ export function createIngestionService(deps: {
     const n = normalise(candidate, { city, now, venues: knownVenues(venueRows) });
     if (typeof n === 'string') throw new NotContributable(n);
     if (n.cancelled) throw new NotContributable('cancelled');
+    if (n.postponed) throw new NotContributable('postponed, with no new date yet');
     return contributeItem(n, userId, link, venueRows, now, { contribute: link.name }, within);
   }
 
@@ -406,7 +410,7 @@ export function createIngestionService(deps: {
     const venues = knownVenues(venueRows);
     const items = (await readUrl(url, now))
       .map((c) => normalise(c, { city, now, venues }))
-      .filter((n): n is NormalisedEvent => typeof n !== 'string' && !n.cancelled)
+      .filter((n): n is NormalisedEvent => typeof n !== 'string' && !n.cancelled && !n.postponed)
       .sort((a, b) => a.start.getTime() - b.start.getTime());
     const n = items[0];
     if (!n) throw invalid('url: no upcoming event was found at that address');

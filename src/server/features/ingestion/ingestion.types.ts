@@ -38,6 +38,8 @@ export interface CandidateEvent {
   categories?: string[];
   attendeeCount?: number;
   cancelled?: boolean;
+  /** The source says it is postponed and gives no new date yet (a new date comes as a new start, without this). */
+  postponed?: boolean;
 }
 
 /** What a safe fetch returns: the body is already read, within the size limit. */

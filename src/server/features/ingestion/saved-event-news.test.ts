@@ -34,6 +34,17 @@ describe('savedEventNotifications', () => {
     ]);
   });
 
+  it('tells them when the source postpones an event with no new date yet, and when it lists it again at its new date', () => {
+    const news = [
+      { id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'postponed' as const, start: new Date('2026-12-05T02:00:00Z') },
+      { id: 'e2', title: 'Makers Fair', allDay: false, kind: 'relisted' as const, start: new Date('2027-01-16T18:00:00Z'), after: 'postponed' as const },
+    ];
+    expect(savedEventNotifications(news, [{ userId: 'u1', eventId: 'e1' }, { userId: 'u1', eventId: 'e2' }], city, at)).toEqual([
+      { userId: 'u1', type: 'info', title: 'Saved event postponed', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is postponed, says its source, with no new date yet.', link: '/events/e1', at },
+      { userId: 'u1', type: 'info', title: 'Saved event back on', message: '“Makers Fair” (Sat, Jan 16, 2027 · 10:00 AM) is listed again by its source, which had said it was postponed.', link: '/events/e2', at },
+    ]);
+  });
+
   it('says the year of a date in another year than the run’s', () => {
     const lateDecember = new Date('2026-12-30T20:00:00Z');
     const news = [{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'moved' as const, from: new Date('2026-12-31T03:00:00Z'), to: new Date('2027-01-02T03:00:00Z') }];

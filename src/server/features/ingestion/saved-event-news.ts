@@ -10,12 +10,12 @@ import type { NotificationRow } from '../notifications/notifications.table.ts';
 import type { SavedEventNews } from './pipeline/plan-run.ts';
 
 // "Never miss an event": whoever saved an event hears, in the bell and live, when its source
-// cancels it, lists it again after saying it was cancelled, or moves its start (or an admin moves
-// it, correcting the source). (An event that only
+// cancels or postpones it, lists it again after saying it was cancelled or postponed, or moves its
+// start (or an admin moves it, correcting the source). (An event that only
 // left a feed is marked on its page, in the saved list and in calendars, but not announced: a feed
 // that shrinks for a day is not news; nor, then, is its coming back.)
 
-/** One notification per person who saved an event the run cancelled, listed again or moved. */
+/** One notification per person who saved an event the run cancelled, postponed, listed again or moved. */
 export function savedEventNotifications(news: readonly SavedEventNews[], savers: readonly { userId: string; eventId: string }[], city: Pick<CityConfig, 'timeZone' | 'locale'>, at: Date): NewNotification[] {
   const byEvent = new Map(news.map((n) => [n.id, n]));
   const when = (start: Date, allDay: boolean) => formatEventWhen({ startDate: start.toISOString(), allDay }, city.timeZone, city.locale, at);
@@ -26,8 +26,10 @@ export function savedEventNotifications(news: readonly SavedEventNews[], savers:
     switch (n.kind) {
       case 'cancelled':
         return [{ userId, type: 'info' as const, title: 'Saved event cancelled', message: `“${n.title}” (${when(n.start, n.allDay)}) is cancelled, says its source.`, link, at }];
+      case 'postponed':
+        return [{ userId, type: 'info' as const, title: 'Saved event postponed', message: `“${n.title}” (${when(n.start, n.allDay)}) is postponed, says its source, with no new date yet.`, link, at }];
       case 'relisted':
-        return [{ userId, type: 'info' as const, title: 'Saved event back on', message: `“${n.title}” (${when(n.start, n.allDay)}) is listed again by its source, which had said it was cancelled.`, link, at }];
+        return [{ userId, type: 'info' as const, title: 'Saved event back on', message: `“${n.title}” (${when(n.start, n.allDay)}) is listed again by its source, which had said it was ${n.after ?? 'cancelled'}.`, link, at }];
       case 'moved':
         return [{ userId, type: 'info' as const, title: 'Saved event moved', message: `“${n.title}” now starts ${when(n.to, n.allDay)} (it was ${when(n.from, n.allDay)}).`, link, at }];
     }

@@ -64,6 +64,8 @@ export interface EventUpdate extends EventItemFields {
   goneAt: Date | null;
   /** Gone because the source said it is cancelled; false while listed or only dropped. */
   cancelledBySource: boolean;
+  /** Gone because the source said it is postponed (no new date yet); false while listed, dropped or cancelled. */
+  postponedBySource: boolean;
   updatedAt: Date;
 }
 /** An event a source links, as a run compares it with the source's item. */
@@ -74,6 +76,7 @@ export interface LinkedEvent extends EventItemFields {
   editedFields: string[];
   goneAt: Date | null;
   cancelledBySource: boolean;
+  postponedBySource: boolean;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -129,10 +132,11 @@ export const COPIED_EVENT_COLUMNS: readonly string[] = [
   ...EVENT_COLUMNS.map(([name]) => name).filter((name) => !['id', 'source_type', 'merged_into', 'premerge_status', 'created_at', 'updated_at'].includes(name)),
   'gone_at',
   'cancelled_by_source',
+  'postponed_by_source',
 ];
 
 /** What a run may change on an event it links (the id first). */
-const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
+const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource], ['postponed_by_source', 'boolean', (r) => r.postponedBySource], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
 
 const LINK_COLUMNS: ColumnSpec<RunLinkRow>[] = [
   ['event_id', 'uuid', (r) => r.eventId],
@@ -261,6 +265,7 @@ export function createSourcesRepository(db: Db) {
               status: events.status,
               goneAt: events.goneAt,
               cancelledBySource: events.cancelledBySource,
+              postponedBySource: events.postponedBySource,
               editedFields: events.editedFields,
               title: events.title,
               description: events.description,

@@ -171,6 +171,19 @@ describe('jsonld connector on inline pages', () => {
     expect(candidates.find((c) => c.title === 'Called off')!.cancelled).toBe(true);
   });
 
+  it('EventPostponed marks an event postponed; EventRescheduled is read at its new startDate', async () => {
+    const events = JSON.stringify([
+      { '@context': 'https://schema.org', '@type': 'MusicEvent', name: 'Put off', startDate: '2026-02-21T20:00:00+01:00', eventStatus: 'https://schema.org/EventPostponed', url: 'https://example.org/e/put-off' },
+      { '@context': 'https://schema.org', '@type': 'MusicEvent', name: 'Moved on', startDate: '2026-03-07T20:00:00+01:00', previousStartDate: '2026-02-22T20:00:00+01:00', eventStatus: 'EventRescheduled', url: 'https://example.org/e/moved' },
+      { '@context': 'https://schema.org', '@type': 'MusicEvent', name: 'As planned', startDate: '2026-02-23T20:00:00+01:00', eventStatus: 'http://schema.org/EventScheduled', url: 'https://example.org/e/on' },
+    ]);
+    const { candidates } = await runInline('statuses', page(events));
+    const by = (title: string) => candidates.find((c) => c.title === title)!;
+    expect([by('Put off').postponed, by('Put off').cancelled]).toEqual([true, undefined]);
+    expect([by('Moved on').postponed, by('Moved on').cancelled, iso(by('Moved on').start)]).toEqual([undefined, undefined, '2026-03-07T19:00:00.000Z']);
+    expect([by('As planned').postponed, by('As planned').cancelled]).toEqual([undefined, undefined]);
+  });
+
   it('price ranges: AggregateOffer low/highPrice, PriceSpecification min/maxPrice, a free tier beside paid ones', async () => {
     const events = JSON.stringify([
       { '@context': 'https://schema.org', '@type': 'MusicEvent', name: 'Range', startDate: '2026-03-01T20:00:00Z', url: 'https://example.org/e/range', offers: { '@type': 'AggregateOffer', lowPrice: '12', highPrice: '15', priceCurrency: 'USD' } },

@@ -175,4 +175,18 @@ describe('open-data record mapping', () => {
     expect(mapOpenDataRecord({ t: 'TBA', s: 'soon' }, { title: 't', start: 's' }, zone)).toBeUndefined();
     expect(mapOpenDataRecord({ s: '2026-08-07' }, { title: 't', start: 's' }, zone)).toBeUndefined();
   });
+
+  it('reads a status column: "cancel..." cancels, text that starts "postpon..." postpones, other text lists', () => {
+    const status = (text: string) => {
+      const c = mapOpenDataRecord({ t: 'Concert in the Park', s: '2026-08-07T18:00:00', st: text }, { title: 't', start: 's', status: 'st' }, zone)!;
+      return { cancelled: c.cancelled, postponed: c.postponed };
+    };
+    expect(status('Postponed')).toEqual({ cancelled: undefined, postponed: true });
+    expect(status('  POSTPONED - new date TBA')).toEqual({ cancelled: undefined, postponed: true });
+    expect(status('Postponement announced')).toEqual({ cancelled: undefined, postponed: true });
+    expect(status('Cancelled')).toEqual({ cancelled: true, postponed: undefined });
+    expect(status('Postponed, then cancelled')).toEqual({ cancelled: true, postponed: undefined });
+    expect(status('Not postponed')).toEqual({ cancelled: undefined, postponed: undefined });
+    expect(status('Scheduled')).toEqual({ cancelled: undefined, postponed: undefined });
+  });
 });

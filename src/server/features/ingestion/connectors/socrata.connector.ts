@@ -24,7 +24,8 @@
 // Pages until a short page (at most 20). Floating timestamps (no offset) are read in
 // config.timeZone, else the city's zone; a date with no time (or a midnight floating timestamp
 // with no startTime column) is an all-day event. price: a number, or text such as "Free",
-// "$5 - $10" (5 to 10) or "$5 suggested donation" (read as pipeline/price.ts reads a price column); category: a list or text split on , ; |; status: "cancel..." cancels.
+// "$5 - $10" (5 to 10) or "$5 suggested donation" (read as pipeline/price.ts reads a price column); category: a list or text split on , ; |; status: "cancel..." cancels, and text that starts
+// "postpon..." postpones (out of lists until the source gives a new date).
 
 import { z } from 'zod';
 import { isRealWallClock, readTimestamp, wallClock, zonedToUtc } from '../../../../contract/time.ts';
@@ -119,7 +120,9 @@ export function mapOpenDataRecord(record: Record<string, unknown>, mapping: Open
   Object.assign(candidate, readPrice(field('price')));
   const categories = list(field('category'));
   if (categories.length) candidate.categories = categories;
-  if (/cancel/i.test(text(field('status')) ?? '')) candidate.cancelled = true;
+  const status = text(field('status')) ?? '';
+  if (/cancel/i.test(status)) candidate.cancelled = true;
+  else if (/^\s*postpon/i.test(status)) candidate.postponed = true;
   return candidate;
 }
 

@@ -321,6 +321,8 @@ function normalise(ev: Obj, index: Map<string, Obj>, input: JsonLdParseInput): C
     currency: offer.currency,
     categories: categories.length ? [...new Set(categories)] : undefined,
     cancelled: /EventCancelled/i.test(status) || undefined,
+    // EventRescheduled carries its new startDate and is read as any event; EventPostponed has no new date yet.
+    postponed: /EventPostponed/i.test(status) || undefined,
   });
   const id = url ?? (typeof ev['@id'] === 'string' ? ev['@id'] : undefined);
 

@@ -77,8 +77,8 @@ const EDITED_COLUMNS: Record<string, (keyof EventItemFields)[]> = {
  * What a source's changed item sets on the event it links: image and URL are kept when the item
  * has none, and what an admin corrected stays as the admin set it.
  */
-export function eventPatch(n: NormalisedEvent, old: EventItemFields & { editedFields: readonly string[] }): EventItemFields & { goneAt: null; cancelledBySource: false } {
+export function eventPatch(n: NormalisedEvent, old: EventItemFields & { editedFields: readonly string[] }): EventItemFields & { goneAt: null; cancelledBySource: false; postponedBySource: false } {
   const item: EventItemFields = { ...itemFields(n), imageUrl: n.imageUrl ?? old.imageUrl, sourceUrl: n.url ?? old.sourceUrl };
   for (const field of old.editedFields) for (const column of EDITED_COLUMNS[field] ?? []) Object.assign(item, { [column]: old[column] });
-  return { ...item, goneAt: null, cancelledBySource: false };
+  return { ...item, goneAt: null, cancelledBySource: false, postponedBySource: false };
 }

@@ -49,6 +49,8 @@ export interface NormalisedEvent {
   categories: string[];
   attendeeCount: number;
   cancelled: boolean;
+  /** Postponed with no new date yet; an item that says it is cancelled too is cancelled. */
+  postponed: boolean;
 }
 
 const TRACKING = /^(utm_[a-z]+|fbclid|gclid|mc_cid|mc_eid|ref|ref_src)$/i;
@@ -182,5 +184,6 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
     categories: (c.categories ?? []).map((x) => tidy(x)).filter(Boolean).slice(0, 20),
     attendeeCount: Number.isInteger(c.attendeeCount) && (c.attendeeCount as number) >= 0 ? (c.attendeeCount as number) : 0,
     cancelled: Boolean(c.cancelled),
+    postponed: Boolean(c.postponed) && !c.cancelled,
   };
 }

@@ -29,10 +29,11 @@ const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
   categories: [],
   attendeeCount: 0,
   cancelled: false,
+  postponed: false,
   ...over,
 });
 /** The event a source's item made, as a run reads it back: the item's fields, listed and approved. */
-const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', editedFields: [], goneAt: null, cancelledBySource: false, ...itemFields(n), ...over });
+const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', editedFields: [], goneAt: null, cancelledBySource: false, postponedBySource: false, ...itemFields(n), ...over });
 const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   id: '00000000-0000-4000-8000-00000000000a',
   title: 'Holiday Makers Fair',
@@ -170,6 +171,53 @@ describe('planRun', () => {
     // Back after only leaving the feed (which was not announced): not news either.
     expect(news(linked({ goneAt: earlier }), shown)).toEqual([]);
     expect(news(linked({ goneAt: earlier }), item({ price: 5 }))).toEqual([]);
+  });
+
+  it('takes an event its source postpones out of lists, marked postponed, and lists it again when the source gives a new date', () => {
+    const id = '00000000-0000-4000-8000-0000000000c3';
+    const shown = item({});
+    const linked = (over: Partial<LinkedEvent>) => linkedTo(id, shown, over);
+    const links = new Map([['x', { eventId: id, contentHash: itemHash(shown) }]]);
+    const run = (old: LinkedEvent, n: NormalisedEvent) => planRun([n], state({ links, linked: new Map([[id, old]]) }));
+    const earlier = new Date('2026-11-20T00:00:00Z');
+    const postponed = { goneAt: earlier, postponedBySource: true };
+
+    // Listed, then postponed: gone now, postponed (not cancelled), counted apart, news for whoever saved it.
+    const off = run(linked({}), item({ postponed: true }));
+    expect(off.updates).toMatchObject([{ id, goneAt: now, cancelledBySource: false, postponedBySource: true }]);
+    expect(off.counts).toMatchObject({ updated: 1, postponed: [shown.title], cancelled: [], relisted: [] });
+    expect(off.announce).toEqual([{ id, action: 'updated' }]);
+    expect(off.news).toEqual([{ id, title: shown.title, allDay: false, kind: 'postponed', start: shown.start }]);
+    // Dropped from the feed earlier, then shown postponed: still gone since then, now postponed.
+    expect(run(linked({ goneAt: earlier }), item({ postponed: true })).updates).toMatchObject([{ id, goneAt: earlier, postponedBySource: true }]);
+    // Still postponed: nothing to write or say.
+    expect(run(linked(postponed), item({ postponed: true }))).toMatchObject({ updates: [], news: [], counts: { updated: 0, postponed: [] } });
+    // Waiting for review: marked, but no one is told.
+    expect(run(linked({ status: 'pending' }), item({ postponed: true })).news).toEqual([]);
+    // The source's latest word wins: postponed, then cancelled, is cancelled (and the other way round).
+    const called = run(linked(postponed), item({ cancelled: true }));
+    expect(called.updates).toMatchObject([{ id, goneAt: earlier, cancelledBySource: true, postponedBySource: false }]);
+    expect(called.news).toEqual([{ id, title: shown.title, allDay: false, kind: 'cancelled', start: shown.start }]);
+    expect(run(linked({ goneAt: earlier, cancelledBySource: true }), item({ postponed: true })).updates).toMatchObject([{ id, cancelledBySource: false, postponedBySource: true }]);
+
+    // Listed again at a new date: back in lists, no longer marked, and savers hear it is back at that time.
+    const later = new Date('2027-01-16T18:00:00Z');
+    const back = run(linked(postponed), item({ start: later, end: new Date('2027-01-16T20:00:00Z') }));
+    expect(back.updates).toMatchObject([{ id, startDate: later, goneAt: null, cancelledBySource: false, postponedBySource: false }]);
+    expect(back.counts).toMatchObject({ updated: 1, relisted: [shown.title], postponed: [] });
+    expect(back.news).toEqual([{ id, title: shown.title, allDay: false, kind: 'relisted', start: later, after: 'postponed' }]);
+    // Listed again as it was (the postponement lifted): the same, at its own time.
+    const same = run(linked(postponed), shown);
+    expect(same.updates).toMatchObject([{ id, goneAt: null, postponedBySource: false }]);
+    expect(same.news).toEqual([{ id, title: shown.title, allDay: false, kind: 'relisted', start: shown.start, after: 'postponed' }]);
+  });
+
+  it('does not list a postponed item it never listed, and counts it', () => {
+    const plan = planRun([item({ externalId: 'new', title: 'Lantern Parade', postponed: true })], state({ nearby: [listed({ title: 'Lantern Parade' })] }));
+    expect(plan).toMatchObject({ newEvents: [], newLinks: [], updates: [], pairs: [], announce: [], news: [] });
+    expect(plan.counts).toMatchObject({ created: 0, merged: 0, rejected: 1, postponedUnlisted: ['Lantern Parade'], cancelledUnlisted: [] });
+    // Nothing to match it with, so no listed events are read for it.
+    expect(slotWindows([item({ postponed: true })], () => false)).toEqual([]);
   });
 
   it('records whether an end is given on rows stored before it was known, from the unchanged item, without calling it an update', () => {

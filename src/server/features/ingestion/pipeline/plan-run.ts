@@ -20,6 +20,10 @@ export interface RunCounts {
   cancelled: string[];
   /** Titles of the events removed or cancelled before that the source lists again (counted in `updated`). */
   relisted: string[];
+  /** Titles of the postponed items no event was listed for (counted in `rejected`). */
+  postponedUnlisted: string[];
+  /** Titles of the events the source now says are postponed, with no new date yet (counted in `updated`). */
+  postponed: string[];
 }
 
 export interface RunSource {
@@ -66,14 +70,22 @@ export interface RunPlan {
   pairs: ProposedPair[];
   announce: { id: string; action: 'created' | 'updated' }[];
   /**
-   * What people who saved a listed event need to hear: the source cancelled it, lists it again
-   * after it said it was cancelled, or moved its start.
+   * What people who saved a listed event need to hear: the source cancelled or postponed it, lists
+   * it again after it said it was cancelled or postponed, or moved its start.
    */
   news: SavedEventNews[];
   counts: RunCounts;
 }
 
-export type SavedEventNews = { id: string; title: string; allDay: boolean } & ({ kind: 'cancelled' | 'relisted'; start: Date } | { kind: 'moved'; from: Date; to: Date });
+export type SavedEventNews = { id: string; title: string; allDay: boolean } & (
+  | { kind: 'cancelled' | 'postponed'; start: Date }
+  /** Listed again after the source said it was cancelled, or (`after`) postponed; `start` is its time now. */
+  | { kind: 'relisted'; start: Date; after?: 'postponed' }
+  | { kind: 'moved'; from: Date; to: Date }
+);
+
+/** Whether the source says an item will not take place at its date: cancelled, or postponed with no new date yet. */
+const offBySource = (n: NormalisedEvent) => n.cancelled || n.postponed;
 
 /** What a source says about one item; a run compares it with the hash stored on the link. */
 export function itemHash(n: NormalisedEvent): string {
@@ -89,7 +101,7 @@ const slotOf = (d: Date) => Math.floor(d.getTime() / START_WINDOW_MS);
 
 /** The [from, to) windows to read for items that may need a match: their slot and the ones either side, merged. */
 export function slotWindows(items: readonly NormalisedEvent[], isLinked: (n: NormalisedEvent) => boolean): { from: Date; to: Date }[] {
-  const slots = [...new Set(items.filter((i) => !i.cancelled && !isLinked(i)).map((i) => slotOf(i.start)))].sort((a, b) => a - b);
+  const slots = [...new Set(items.filter((i) => !offBySource(i) && !isLinked(i)).map((i) => slotOf(i.start)))].sort((a, b) => a - b);
   const windows: { from: Date; to: Date }[] = [];
   for (const k of slots) {
     const last = windows[windows.length - 1];
@@ -171,12 +183,13 @@ const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, 
 
 /**
  * Plans one run: items the source linked before are updated when their content changed (or
- * marked gone when cancelled); new items become events, or records merged into the listed event
- * they are one with; pairs with thinner evidence are proposed to admins and both stay listed.
+ * marked gone when cancelled or postponed); new items become events, or records merged into the
+ * listed event they are one with; pairs with thinner evidence are proposed to admins and both stay
+ * listed.
  */
 export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
   const { source, now } = state;
-  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [] } };
+  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [], postponedUnlisted: [], postponed: [] } };
   const matcher = createMatcher(state.nearby, state.listedBySource);
   const venueIds = new Map(state.venues);
   // By event id: when two items link one event, the last one's values win, as they would one by one.
@@ -206,51 +219,58 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     return id;
   };
 
+  /** Back on after the source said it was cancelled or postponed (at its new time, if it moved too). */
+  const relistedNews = (old: LinkedEvent, title: string, allDay: boolean, start: Date): SavedEventNews[] =>
+    old.cancelledBySource ? [{ id: old.id, title, allDay, kind: 'relisted', start }] : old.postponedBySource ? [{ id: old.id, title, allDay, kind: 'relisted', start, after: 'postponed' }] : [];
+
   const applyLinked = (n: NormalisedEvent, eventId: string, hash: string) => {
     plan.seen.push({ externalId: n.externalId, contentHash: hash });
     const old = state.linked.get(eventId);
     if (!old) return;
     // The source's item is as last applied: the event keeps what it has (an admin's edit, or
     // another source's newer version), and comes back if it was marked gone.
-    if (!n.cancelled && state.links.get(n.externalId)?.contentHash === hash) {
+    if (!offBySource(n) && state.links.get(n.externalId)?.contentHash === hash) {
       // A row stored before an end's origin was recorded learns it from the unchanged item (the
       // hash leaves it out, so an admin's edits of the event stay).
       const endGiven = old.endGiven ?? n.endGiven;
       if (old.goneAt && !updates.has(old.id)) {
-        updates.set(old.id, { ...old, endGiven, goneAt: null, cancelledBySource: false, updatedAt: now });
+        updates.set(old.id, { ...old, endGiven, goneAt: null, cancelledBySource: false, postponedBySource: false, updatedAt: now });
         plan.counts.updated += 1;
         plan.counts.relisted.push(old.title);
         if (old.status === 'approved') {
           plan.announce.push({ id: old.id, action: 'updated' });
-          if (old.cancelledBySource) plan.news.push({ id: old.id, title: old.title, allDay: old.allDay, kind: 'relisted', start: old.startDate });
+          plan.news.push(...relistedNews(old, old.title, old.allDay, old.startDate));
         }
       } else if (old.endGiven === null && !updates.has(old.id)) updates.set(old.id, { ...old, endGiven, updatedAt: now });
       return;
     }
-    if (n.cancelled) {
-      // Cancelled, as the source says: gone, and told apart from an event that only left the feed;
-      // with what the source says of it now (a renamed or moved event cancelled at once).
-      if (!old.goneAt || !old.cancelledBySource) {
+    if (offBySource(n)) {
+      // Cancelled, or postponed with no new date yet, as the source says: gone, and told apart from
+      // an event that only left the feed; with what the source says of it now (a renamed or moved
+      // event cancelled at once). The source's latest word wins: postponed, then cancelled, is cancelled.
+      const kind = n.cancelled ? 'cancelled' : 'postponed';
+      const marks = { cancelledBySource: kind === 'cancelled', postponedBySource: kind === 'postponed' };
+      if (!old.goneAt || old.cancelledBySource !== marks.cancelledBySource || old.postponedBySource !== marks.postponedBySource) {
         const patch = eventPatch(n, old);
-        updates.set(old.id, { id: old.id, ...patch, goneAt: old.goneAt ?? now, cancelledBySource: true, updatedAt: now });
-        plan.counts.cancelled.push(patch.title);
+        updates.set(old.id, { id: old.id, ...patch, goneAt: old.goneAt ?? now, ...marks, updatedAt: now });
+        plan.counts[kind].push(patch.title);
         if (old.status === 'approved') {
           plan.announce.push({ id: old.id, action: 'updated' });
-          plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'cancelled', start: patch.startDate });
+          plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind, start: patch.startDate });
         }
         plan.counts.updated += 1;
       }
       return;
     }
     const patch = eventPatch(n, old);
-    if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean }>(old, patch)) {
+    if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean; postponedBySource: boolean }>(old, patch)) {
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
       plan.counts.updated += 1;
       if (old.goneAt) plan.counts.relisted.push(patch.title);
       if (old.status === 'approved') {
         plan.announce.push({ id: old.id, action: 'updated' });
-        // Back on after the source said it was cancelled (at its new time, if it moved too).
-        if (old.cancelledBySource) plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'relisted', start: patch.startDate });
+        const back = relistedNews(old, patch.title, patch.allDay, patch.startDate);
+        if (back.length) plan.news.push(...back);
         else if (patch.startDate.getTime() !== old.startDate.getTime()) plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'moved', from: old.startDate, to: patch.startDate });
       }
     }
@@ -292,6 +312,10 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     else if (n.cancelled) {
       plan.counts.rejected += 1;
       plan.counts.cancelledUnlisted.push(n.title);
+    } else if (n.postponed) {
+      // Never listed, and not to be until the source gives a date.
+      plan.counts.rejected += 1;
+      plan.counts.postponedUnlisted.push(n.title);
     }
     // Each item id appears once: the service drops repeats before planning.
     else addNew(n, hash);
