@@ -241,11 +241,12 @@ describe('AdminOverlay for other users', () => {
     expect(fetchFn.mock.calls.some(([u]) => String(u).includes('/api/admin/'))).toBe(false);
   });
 
-  it('marks a saved event that every source has dropped, and one a source cancelled', async () => {
-    const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), removedBySource: false, cancelledBySource: false };
-    const dropped = { ...buildEvent({ id: 'e-dropped', title: 'Winter Showcase', isFavorited: true }), removedBySource: true, cancelledBySource: false };
-    const cancelled = { ...buildEvent({ id: 'e-cancelled', title: 'Lantern Walk', isFavorited: true }), removedBySource: true, cancelledBySource: true };
-    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([kept, dropped, cancelled]) : undefined));
+  it('marks a saved event that every source has dropped, one a source cancelled, and one a source postponed', async () => {
+    const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), removedBySource: false, cancelledBySource: false, postponedBySource: false };
+    const dropped = { ...buildEvent({ id: 'e-dropped', title: 'Winter Showcase', isFavorited: true }), removedBySource: true, cancelledBySource: false, postponedBySource: false };
+    const cancelled = { ...buildEvent({ id: 'e-cancelled', title: 'Lantern Walk', isFavorited: true }), removedBySource: true, cancelledBySource: true, postponedBySource: false };
+    const postponed = { ...buildEvent({ id: 'e-postponed', title: 'Spring Parade', isFavorited: true }), removedBySource: true, cancelledBySource: false, postponedBySource: true };
+    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([kept, dropped, cancelled, postponed]) : undefined));
     renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
     const dialog = await screen.findByRole('dialog', { name: 'My Events' });
     const item = (name: string) => within(dialog).getByRole('link', { name }).closest('li')!;
@@ -254,6 +255,8 @@ describe('AdminOverlay for other users', () => {
     expect(within(item('Night Market')).queryByText('Removed by the source')).toBeNull();
     expect(within(item('Lantern Walk')).getByText('Cancelled')).toBeTruthy();
     expect(within(item('Lantern Walk')).queryByText('Removed by the source')).toBeNull();
+    expect(within(item('Spring Parade')).getByText('Postponed')).toBeTruthy();
+    expect(within(item('Spring Parade')).queryByText('Removed by the source')).toBeNull();
   });
 });
 

@@ -123,7 +123,7 @@ function MyEvents({ onNavigate }: { onNavigate: () => void }) {
               </span>
               {e.removedBySource && (
                 <span className="text-sm font-semibold text-destructive" data-testid="saved-removed">
-                  {e.cancelledBySource ? 'Cancelled' : 'Removed by the source'}
+                  {e.cancelledBySource ? 'Cancelled' : e.postponedBySource ? 'Postponed' : 'Removed by the source'}
                 </span>
               )}
             </li>

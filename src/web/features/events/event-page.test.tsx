@@ -124,6 +124,18 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(within(told).queryByText('Removed by the source')).toBeNull();
     cancelled.unmount();
 
+    // A source said it is postponed: the page says so, and that no new date is given yet.
+    const p = buildDetail({ title: 'Spring Lantern Walk', removedBySource: true, postponedBySource: true });
+    stubFetch((url) => (url.pathname === `/api/events/${p.id}` ? json(p) : undefined));
+    const postponed = renderApp(page, { path: `/events/${p.id}` });
+    const put = await screen.findByTestId('removed-by-source');
+    expect(within(put).getByRole('heading', { name: 'Postponed' })).toBeTruthy();
+    expect(put.textContent).toContain('says it is postponed');
+    expect(put.textContent).toContain('no new date yet');
+    expect(within(put).queryByText('Removed by the source')).toBeNull();
+    expect(within(put).queryByText('Cancelled')).toBeNull();
+    postponed.unmount();
+
     const listed = buildDetail({ title: 'Summer Lantern Walk' });
     stubFetch((url) => (url.pathname === `/api/events/${listed.id}` ? json(listed) : undefined));
     renderApp(page, { path: `/events/${listed.id}` });

@@ -1,4 +1,4 @@
-import { ArchiveX, ArrowLeft, CalendarDays, CalendarPlus, ExternalLink, Hourglass, MapPin, Share2, Ticket, Users } from 'lucide-react';
+import { ArchiveX, ArrowLeft, CalendarClock, CalendarDays, CalendarPlus, ExternalLink, Hourglass, MapPin, Share2, Ticket, Users } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import type { Neighbourhood } from '../../../contract/city.ts';
 import { priceLabel, type EventDetail } from '../../../contract/events.ts';
@@ -264,12 +264,23 @@ export default function EventPage() {
 
       {event.removedBySource && (
         <div data-testid="removed-by-source" className="mt-4 flex items-start gap-3 rounded-lg border border-destructive/40 bg-destructive/10 p-4">
-          <ArchiveX className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden />
+          {event.postponedBySource && !event.cancelledBySource ? (
+            <CalendarClock className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden />
+          ) : (
+            <ArchiveX className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden />
+          )}
           <div>
             {event.cancelledBySource ? (
               <>
                 <h2 className="font-semibold text-destructive">Cancelled</h2>
                 <p className="mt-1 text-sm">The source that listed this event says it is cancelled, so it is no longer listed. This page is kept for people who saved it.</p>
+              </>
+            ) : event.postponedBySource ? (
+              <>
+                <h2 className="font-semibold text-destructive">Postponed</h2>
+                <p className="mt-1 text-sm">
+                  The source that listed this event says it is postponed and gives no new date yet, so it will not take place at the time shown and is no longer listed. This page is kept for people who saved it.
+                </p>
               </>
             ) : (
               <>
