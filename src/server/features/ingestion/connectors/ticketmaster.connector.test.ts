@@ -195,16 +195,17 @@ describe('ticketmaster connector errors', () => {
     expect(result.candidates[0]!.start.toISOString()).toBe('2026-07-04T07:00:00.000Z');
   });
 
-  it('marks postponed events (no new date yet), and reads rescheduled ones at their new dates', async () => {
+  it('marks postponed events (no new date yet) and canceled ones (as the API spells it), and reads rescheduled ones at their new dates', async () => {
     const event = (id: string, code: string, localDate: string) => ({ id, name: `Show ${id}`, dates: { start: { localDate, localTime: '19:30:00' }, timezone: 'America/Los_Angeles', status: { code } } });
-    const events = [event('off', 'postponed', '2026-07-10'), event('moved', 'rescheduled', '2026-07-18'), event('on', 'onsale', '2026-07-11')];
-    server = await startFeedServer({ '/discovery/v2/events.json': json({ _embedded: { events }, page: { size: 100, totalElements: 3, totalPages: 1, number: 0 } }) });
+    const events = [event('off', 'postponed', '2026-07-10'), event('moved', 'rescheduled', '2026-07-18'), event('on', 'onsale', '2026-07-11'), event('called', 'canceled', '2026-07-12')];
+    server = await startFeedServer({ '/discovery/v2/events.json': json({ _embedded: { events }, page: { size: 100, totalElements: 4, totalPages: 1, number: 0 } }) });
     const { candidates } = await ticketmasterConnector.run(source(server.url('/discovery/v2/events.json'), { apiKey: 'k', city: 'Portland' }), testContext(new Date('2026-06-01T07:00:00Z')));
     const byId = new Map(candidates.map((c) => [c.externalId, c]));
     expect(byId.get('off')).toMatchObject({ postponed: true });
     expect(byId.get('off')!.cancelled).toBeUndefined();
     expect(byId.get('moved')!.start.toISOString()).toBe('2026-07-19T02:30:00.000Z');
     for (const id of ['moved', 'on']) expect([byId.get(id)!.postponed, byId.get(id)!.cancelled]).toEqual([undefined, undefined]);
+    expect([byId.get('called')!.cancelled, byId.get('called')!.postponed]).toEqual([true, undefined]);
   });
 
   it('names the missing field of a bad config before fetching anything', async () => {

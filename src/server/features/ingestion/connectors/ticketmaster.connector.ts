@@ -19,7 +19,7 @@
 // Pages follow page.number / page.totalPages (at most 20 pages, and never past the API's
 // 1000-result deep-paging limit). Each event: dates.start.dateTime (UTC) or localDate+localTime
 // in dates.timezone; _embedded.venues[0] for the place; priceRanges for the lowest price;
-// classifications for categories; dates.status.code "cancelled" or "postponed".
+// classifications for categories; dates.status.code "canceled" (or "cancelled") or "postponed".
 
 import { z } from 'zod';
 import { isRealWallClock, readTimestamp, zonedToUtc } from '../../../../contract/time.ts';
@@ -190,7 +190,8 @@ export function toCandidate(raw: unknown, cityZone: string): CandidateEvent | un
   }
   if (categories.size) candidate.categories = [...categories];
   const status = str(rec(dates?.status)?.code)?.toLowerCase();
-  if (status === 'cancelled') candidate.cancelled = true;
+  // The Discovery API's own spelling is "canceled" (onsale, offsale, canceled, postponed, rescheduled).
+  if (status === 'canceled' || status === 'cancelled') candidate.cancelled = true;
   // "rescheduled" comes with its new dates and is read as any event; "postponed" has no new date yet.
   else if (status === 'postponed') candidate.postponed = true;
   return candidate;
