@@ -7,6 +7,9 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/server/db/client.ts';
 import { createAssistantRepository } from '../src/server/features/assistant/assistant.repository.ts';
 import { createHealthService } from '../src/server/features/health/health.service.ts';
+import { createEventsService } from '../src/server/features/events/events.service.ts';
+import { createEventBus } from '../src/server/lib/event-bus.ts';
+import { PORTLAND } from '../src/server/city.ts';
 import { systemClock } from '../src/server/clock.ts';
 import { postgresUrl, withBenchDatabase } from './lib.ts';
 
@@ -45,7 +48,8 @@ async function block(kind: string, database: Database) {
   await db.execute(sql`analyze`);
   console.log(`\n### ${kind}: ${SOURCES} sources, ${(SOURCES * runsPerSource).toLocaleString('en-US')} runs over ${DAYS} days (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 
-  const health = createHealthService({ db, clock: systemClock, timeZone: 'America/Los_Angeles', startedAt: new Date(), scheduler: () => null });
+  const events = createEventsService({ db, clock: systemClock, city: PORTLAND, bus: createEventBus() });
+  const health = createHealthService({ db, clock: systemClock, startedAt: new Date(), scheduler: () => null, eventCounts: (now) => events.stats(now) });
   const assistant = createAssistantRepository(db);
   const none = [null];
   console.log(`  health checks (each enabled source's last run)   ${await timed(none, () => health.checks())}`);

@@ -183,15 +183,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(auditPlugin, { audit, clock });
   const aiMonitor = createAiMonitor(() => clock.now());
   app.decorate('aiMonitor', aiMonitor);
-  const health = createHealthService({ db: database.db, clock, timeZone: city.timeZone, startedAt: clock.now(), scheduler: () => (app.hasDecorator('scheduler') ? app.scheduler : null) });
 
   await app.register(authRoutes, { auth, oidc: deps.oidc ?? null, secureCookies: production || httpsPublic, perMinute: env.AUTH_RATE_LIMIT });
-  await app.register(healthRoutes, { health });
   const bus = createEventBus();
   app.decorate('bus', bus);
   const realtime = await registerRealtime(app, { database, bus, publicUrl: env.PUBLIC_URL });
   app.decorate('realtime', realtime);
   const events = createEventsService({ db: database.db, clock, city, bus });
+  const health = createHealthService({ db: database.db, clock, startedAt: clock.now(), scheduler: () => (app.hasDecorator('scheduler') ? app.scheduler : null), eventCounts: (now) => events.stats(now) });
+  await app.register(healthRoutes, { health });
   await app.register(eventsRoutes, { events, users: authRepo, clock, publicUrl: env.PUBLIC_URL, cityName: city.name });
 
   const fetch =

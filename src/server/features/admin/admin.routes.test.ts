@@ -354,7 +354,7 @@ describe('system status, health and security', () => {
 
   it('reports health degraded when the scheduler should run but stopped, or the database is slow', async () => {
     let state: 'idle' | 'running' | 'stopped' = 'running';
-    const base = { db: t.database.db, clock: t.clock, timeZone: 'America/Los_Angeles', startedAt: t.clock.now() };
+    const base = { db: t.database.db, clock: t.clock, startedAt: t.clock.now(), eventCounts: async () => ({ totalEvents: 0, todayEvents: 0 }) };
     const health = createHealthService({ ...base, scheduler: () => ({ state: () => state }) });
     expect((await health.report()).status).toBe('operational');
     state = 'stopped';
@@ -369,7 +369,7 @@ describe('system status, health and security', () => {
         throw new Error('connection refused');
       },
     });
-    const health = createHealthService({ db: failing, clock: t.clock, timeZone: 'America/Los_Angeles', startedAt: t.clock.now(), scheduler: () => null });
+    const health = createHealthService({ db: failing, clock: t.clock, startedAt: t.clock.now(), scheduler: () => null, eventCounts: async () => ({ totalEvents: 0, todayEvents: 0 }) });
     expect(await health.report()).toMatchObject({ status: 'degraded', checks: { database: { status: 'down', responseTime: null } } });
   });
 

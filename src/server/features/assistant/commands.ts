@@ -121,15 +121,13 @@ const healthCheck: CommandDef<typeof NoArgs> = {
     const dbMs = Math.round((performance.now() - t0) * 10) / 10;
     const h = await ctx.health.report();
     const s = h.health.metrics.storage;
-    // What is listed, as the Admin Overview counts it (/api/events/stats); the storage total of
-    // approved rows keeps past and removed events, and is labelled so.
-    const stats = await ctx.events.stats(ctx.clock.now());
-    const listed = { events: stats.totalEvents, today: stats.todayEvents };
+    // What is listed, as Discover, the Admin Overview and /api/health count it (/api/events/stats).
+    const listed = { events: s.totalEvents, today: s.todayEvents };
     const scheduler = ctx.scheduler() ? 'running' : 'not running in this instance';
     const text = [
       `System status: ${h.status}.`,
       `Uptime ${fmtUptime(h.health.metrics.system.uptime)}; database answered in ${dbMs} ms.`,
-      `${nEvents(listed.events)} listed now (${listed.today} starting today); ${s.totalEvents} approved in all, past and removed ones included; ${s.totalUsers} users.`,
+      `${nEvents(listed.events)} listed now (${listed.today} still to come or under way today); ${s.totalUsers} users.`,
       `Source scheduler: ${scheduler}.`,
     ].join('\n');
     return { text, result: { status: h.status, uptimeMs: h.health.metrics.system.uptime, databaseMs: dbMs, listed, storage: s, scheduler } };

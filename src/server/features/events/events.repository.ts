@@ -996,11 +996,12 @@ export function createEventsRepository(db: Db) {
         .orderBy(asc(eventSources.seenAt));
     },
 
-    async countStartingBetween(start: Date, end: Date): Promise<number> {
+    /** Listed events starting in [start, end) that have not ended at `now` (today's, as the header counts them). */
+    async countStartingBetween(start: Date, end: Date, now: Date): Promise<number> {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(events)
-        .where(and(listedEvent(), gte(events.startDate, start), lt(events.startDate, end)));
+        .where(and(listedEvent(), gte(events.startDate, start), lt(events.startDate, end), gt(events.endDate, now)));
       return row?.n ?? 0;
     },
 

@@ -190,8 +190,12 @@ describe('GET /api/events/stats', () => {
     // Tonight too, but every feed has dropped it: no longer listed, so not one of today's events,
     // and neither its source nor its neighbourhood is active or covered by it.
     await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 21 }, 'America/Los_Angeles'), neighbourhood: 'Lents', sourceType: 'eventbrite', goneAt: inHours(-1) });
+    // This morning's, over by noon: not one of today's events any more.
+    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 9 }, 'America/Los_Angeles'), neighbourhood: 'Downtown' });
     const res = await get('/api/events/stats');
     expect(res.json()).toEqual({ totalEvents: 3, todayEvents: 1, activeSources: 2, coverage: 10 });
+    // The health report's figures are the same listed events ("Total events" on every screen).
+    expect((await get('/api/health')).json().health.metrics.storage).toEqual({ totalEvents: 3, todayEvents: 1, totalUsers: expect.any(Number) });
   });
 });
 

@@ -108,7 +108,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const version = await repo.version(now);
       const [total, todayEvents, activeSources, covered] = await Promise.all([
         repo.count(f),
-        repo.cachedAggregate(version, `today:${day.start.toISOString()}`, now, () => repo.countStartingBetween(day.start, day.end)),
+        repo.cachedAggregate(version, `today:${day.start.toISOString()}`, now, () => repo.countStartingBetween(day.start, day.end, now)),
         repo.cachedAggregate(version, 'activeSources', now, () => repo.countActiveSources(now)),
         repo.cachedAggregate(version, 'neighbourhoods', now, () => repo.neighbourhoodsWithEvents(now, new Date(now.getTime() + WEEK_MS))),
       ]);

@@ -1,10 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
-import { zonedDayBounds } from '../../../contract/time.ts';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { HealthChecks, HealthResponse } from '../../../contract/health.ts';
 import type { Clock } from '../../clock.ts';
 import { queryRows, type Db } from '../../db/client.ts';
-import { events } from '../events/events.table.ts';
 import { sourceRuns, sources } from '../ingestion/sources.table.ts';
 import { users } from '../users/users.table.ts';
 
@@ -30,7 +28,10 @@ export interface LastRun {
  * scheduler's state and the last run of every enabled source. Any failing check makes the
  * status 'degraded'.
  */
-export function createHealthService(deps: { db: Db; clock: Clock; timeZone: string; startedAt: Date; scheduler: () => SchedulerProbe | null; slowDbMs?: number }) {
+/** The listed-event figures every screen shows (the events service's stats): one rule for "Total events". */
+export type EventCounts = (now: Date) => Promise<{ totalEvents: number; todayEvents: number }>;
+
+export function createHealthService(deps: { db: Db; clock: Clock; startedAt: Date; scheduler: () => SchedulerProbe | null; eventCounts: EventCounts; slowDbMs?: number }) {
   const { db, clock } = deps;
   const slowMs = deps.slowDbMs ?? SLOW_DB_MS;
 
@@ -113,14 +114,8 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
       if (c.database.status === 'down') {
         return { status: 'degraded', health: { metrics: { system: { uptime }, storage: { totalEvents: 0, todayEvents: 0, totalUsers: 0 } } }, checks: c };
       }
-      const { start, end } = zonedDayBounds(now, deps.timeZone);
-      const [counts] = await db
-        .select({
-          totalEvents: sql<number>`count(*)::int`,
-          todayEvents: sql<number>`(count(*) filter (where ${and(gte(events.startDate, start), lt(events.startDate, end))}))::int`,
-        })
-        .from(events)
-        .where(sql`${events.status} = 'approved'`);
+      // The same figures as Discover and the admin dashboard: listed events, not every one ever approved.
+      const counts = await deps.eventCounts(now);
       const [u] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
       return {
         status: isDegraded(c) ? 'degraded' : 'operational',
@@ -128,8 +123,8 @@ export function createHealthService(deps: { db: Db; clock: Clock; timeZone: stri
           metrics: {
             system: { uptime },
             storage: {
-              totalEvents: counts?.totalEvents ?? 0,
-              todayEvents: counts?.todayEvents ?? 0,
+              totalEvents: counts.totalEvents,
+              todayEvents: counts.todayEvents,
               totalUsers: u?.n ?? 0,
             },
           },
