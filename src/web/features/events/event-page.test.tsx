@@ -102,6 +102,16 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('attendee-count').textContent).toBe('7 attendees');
   });
 
+  it("names a demo event's sources without a link to pages that do not exist", async () => {
+    const e = buildDetail({ title: 'Tuesday Jazz Jam', isDemo: true, sources: [{ sourceType: 'ical', url: 'https://demo.townbeat.local/music/tuesday-jazz-jam', name: 'PDX Music Venues (demo)' }] });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    renderApp(page, { path: `/events/${e.id}` });
+    const sources = await screen.findByTestId('event-sources');
+    expect(within(sources).queryByRole('link')).toBeNull();
+    expect(sources.textContent).toContain('PDX Music Venues (demo)');
+    expect(sources.textContent).toContain('demo content, no page of its own');
+  });
+
   it('says when every source dropped the event: kept for people who saved it, no longer listed', async () => {
     const e = buildDetail({ title: 'Winter Lantern Walk', removedBySource: true, sources: [{ sourceType: 'rss', url: 'https://news.example/lanterns', name: 'Community news' }] });
     stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));

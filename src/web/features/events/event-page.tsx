@@ -392,15 +392,17 @@ export default function EventPage() {
                 {event.sources.map((s, i) => (
                   <li key={`${s.sourceType}-${s.url}-${i}`} className="flex flex-wrap items-center gap-2 rounded-lg border border-border bg-card px-3 py-2">
                     <span className="rounded-full bg-muted px-2 py-0.5 text-xs font-semibold">{s.sourceType}</span>
-                    {s.url ? (
+                    {s.url && !event.isDemo ? (
                       <a href={s.url} target="_blank" rel="noopener noreferrer" className="inline-flex min-h-11 items-center gap-1 font-medium text-primary hover:underline">
                         {s.name || s.url}
                         <ExternalLink className="h-3.5 w-3.5" aria-hidden />
                         <span className="sr-only">(opens in a new tab)</span>
                       </a>
                     ) : (
-                      <span className="font-medium">{s.name}</span>
+                      <span className="font-medium">{s.name || s.url}</span>
                     )}
+                    {/* The demo city's feeds are written by us: their pages do not exist anywhere. */}
+                    {event.isDemo && <span className="text-sm text-muted-foreground">demo content, no page of its own</span>}
                   </li>
                 ))}
               </ul>
