@@ -8,6 +8,13 @@ export type Category = z.infer<typeof Category>;
 export const DEFAULT_SOURCE_TYPES = ['facebook', 'meetup', 'municipal'] as const;
 export const OFFERED_SOURCE_TYPES = ['facebook', 'meetup', 'municipal', 'eventbrite'] as const;
 
+/** Discover's date ranges (spec section 9), counted from now: today = the next 24 h, week = 7 days, month = 30 days. */
+export const DATE_RANGE_MS = {
+  today: 24 * 60 * 60 * 1000,
+  week: 7 * 24 * 60 * 60 * 1000,
+  month: 30 * 24 * 60 * 60 * 1000,
+} as const satisfies Record<'today' | 'week' | 'month', number>;
+
 export const SORTS = ['relevance', 'date', 'distance', 'popularity'] as const;
 export const SortBy = z.enum(SORTS);
 export type SortBy = z.infer<typeof SortBy>;
@@ -113,6 +120,8 @@ export const EventListQuery = z
   .object({
     category: list.optional(),
     sourceType: list.optional(),
+    /** The city's neighbourhoods (comma-separated, any case): events whose neighbourhood is one of them. */
+    neighbourhood: list.optional(),
     search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
     sortBy: z.enum(SORTS, { message: `sortBy must be one of ${SORTS.join(', ')}` }).optional(),
     startDate: isoDate('startDate').optional(),

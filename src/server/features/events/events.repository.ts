@@ -21,6 +21,8 @@ export interface EventFilter {
   now: Date;
   categories?: string[];
   sourceTypes?: string[];
+  /** Neighbourhood names, matched case-insensitively. */
+  neighbourhoods?: string[];
   search?: string;
   from?: Date;
   to?: Date;
@@ -100,8 +102,8 @@ export function roundEstimate(n: number): number {
   return Math.round(n / step) * step;
 }
 
-/** Whether a filter narrows by a category, source, words or window (each has an index of its own). */
-const narrowsBesidesPlace = (f: EventFilter) => Boolean(f.categories?.length || f.sourceTypes?.length || f.search || f.from || f.to);
+/** Whether a filter narrows by a category, source, neighbourhood, words or window. */
+const narrowsBesidesPlace = (f: EventFilter) => Boolean(f.categories?.length || f.sourceTypes?.length || f.neighbourhoods?.length || f.search || f.from || f.to);
 
 /** Whether a filter lists every upcoming event (no category, source, words, window or place). */
 const isUnfiltered = (f: EventFilter) => !narrowsBesidesPlace(f) && !f.near?.radiusM && !f.statuses && !f.includeEnded && !f.allOccurrences;
@@ -171,6 +173,7 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   c.push(isNull(events.goneAt));
   if (omit !== 'category' && f.categories?.length) c.push(inArray(events.category, f.categories));
   if (omit !== 'sourceType' && f.sourceTypes?.length) c.push(inArray(events.sourceType, f.sourceTypes));
+  if (f.neighbourhoods?.length) c.push(inArray(sql`lower(${events.neighbourhood})`, f.neighbourhoods.map((n) => n.toLowerCase())));
   if (f.search) c.push(matchesSearch(f.search));
   if (f.wordsFirst) {
     if (f.from) c.push(sql`${endDate} >= ${at(f.from)}`);
@@ -477,8 +480,9 @@ export function createEventsRepository(db: Db) {
   const plannedRows = (f: EventFilter, omit?: 'category' | 'sourceType'): Promise<number> => {
     const g = omit === 'category' ? { ...f, categories: undefined } : omit === 'sourceType' ? { ...f, sourceTypes: undefined } : f;
     if (g.search) return plannedMatches(g, g.search);
-    // Listed events narrowed by category, source, window or place: from the sketch, in memory.
-    if (isListedOnly(g) && !g.includeEnded) return sketch(g.now).then((s) => estimateRows(s, g));
+    // Listed events narrowed by category, source, window or place: from the sketch, in memory
+    // (which knows no neighbourhoods: those ask the planner).
+    if (isListedOnly(g) && !g.includeEnded && !g.neighbourhoods?.length) return sketch(g.now).then((s) => estimateRows(s, g));
     return plannedRowsOf(filterConditions({ ...g, allOccurrences: true }));
   };
   /**
@@ -658,7 +662,7 @@ export function createEventsRepository(db: Db) {
    * every Music card for the soonest of them (66 ms over 100,000 events).
    */
   const plannedMatches = async (f: EventFilter, search: string): Promise<number> => {
-    if (!isListedOnly(f) || f.includeEnded) return plannedMatchesOf(f, search);
+    if (!isListedOnly(f) || f.includeEnded || f.neighbourhoods?.length) return plannedMatchesOf(f, search);
     // Keyed by the word alone: a sort's centre or a page's other fields do not change the estimate.
     const words = wordMatches(f.now, search);
     const narrowed = f.categories?.length || f.sourceTypes?.length || f.from || f.to || f.near?.radiusM;

@@ -45,6 +45,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       now,
       categories: q.category,
       sourceTypes: q.sourceType,
+      neighbourhoods: q.neighbourhood,
       search: q.search || undefined,
       from: q.startDate,
       to: q.endDate,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
-import { SORTS, type SortBy } from '../../../contract/events.ts';
+import { DATE_RANGE_MS, SORTS, type SortBy } from '../../../contract/events.ts';
 import { zonedToUtc } from '../../../contract/time.ts';
 import { rememberDiscover } from './last-discover.ts';
 
@@ -8,12 +8,8 @@ export const DATE_RANGES = ['today', 'week', 'month', 'custom'] as const;
 export type DateRange = (typeof DATE_RANGES)[number];
 export type ViewMode = 'grid' | 'list';
 
-/** Spec section 9: today = 24 h, week = 7 days, month = 30 days, counted from now. */
-export const DATE_RANGE_MS: Record<Exclude<DateRange, 'custom'>, number> = {
-  today: 24 * 60 * 60 * 1000,
-  week: 7 * 24 * 60 * 60 * 1000,
-  month: 30 * 24 * 60 * 60 * 1000,
-};
+/** Spec section 9: today = 24 h, week = 7 days, month = 30 days, counted from now (the admin assistant counts with the same). */
+export { DATE_RANGE_MS };
 
 /** Spec section 5: the distance slider runs 1 to 50, step 1, default 10. */
 export const RADIUS_MIN = 1;
