@@ -261,7 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (backups) app.addHook('onClose', async () => backups.stop());
   await app.register(adminRoutes, { admin: adminService, audit, security: createSecurityService({ app, env, database, admin: adminRepo }), ai: aiMonitor, languageModel: llm ? { model: llm.model } : null, clock, database, backups });
   await app.register(storiesFeature, { db: database.db, clock, city, bus, llm: aiMonitor.wrapLlm('stories', createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL })), timer: aiMonitor });
-  await app.register(assistantRoutes, { assistant: createAssistantService({ database, clock, timeZone: city.timeZone, health, events, ingestion, audit: createAuditRepository(database.db), scheduler: () => app.scheduler, images: () => app.images, model: createToolModel({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL }), timer: aiMonitor, log: app.log }) });
+  await app.register(assistantRoutes, { assistant: createAssistantService({ database, clock, timeZone: city.timeZone, city, health, events, ingestion, audit: createAuditRepository(database.db), scheduler: () => app.scheduler, images: () => app.images, model: createToolModel({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL }), timer: aiMonitor, log: app.log }) });
   await app.register(signalsRoutes, { db: database.db, clock, city });
   await app.register(recommendationsRoutes, { db: database.db, clock, city, bus });
   const arService = createArService({ db: database.db, clock, city, bus });

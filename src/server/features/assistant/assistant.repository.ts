@@ -72,6 +72,8 @@ export function createAssistantRepository(db: Db) {
         .groupBy(events.category)
         .orderBy(desc(sql`count(*)`), asc(events.category)),
     sourceRefs: () => db.select({ id: sources.id, name: sources.name }).from(sources).orderBy(sources.name),
+    /** The source types configured sources give their events (Discover's source filter values). */
+    sourceTypes: async () => (await db.selectDistinct({ t: sources.sourceType }).from(sources).orderBy(sources.sourceType)).map((r) => r.t),
     listSources: () => db.select().from(sources).orderBy(sources.name),
     runCounts: (from: Date) =>
       db

@@ -181,7 +181,7 @@ describe('event counts say what is listed', () => {
     expect(wellness(week)).toBe(1);
     expect((week.commandResult as { total: number }).total).toBe((weekBefore.commandResult as { total: number }).total + 1);
     expect(week.response).toContain('- Wellness: 1');
-    expect(week.response).toMatch(/^\d+ listed events? starting in the next 7 days:/);
+    expect(week.response).toMatch(/^\d+ events? in the next 7 days \(as Discover's "This week" lists them: a recurring event counted once/);
 
     const month = await ask('category breakdown for this month');
     expect(wellness(month)).toBe(2);

@@ -84,6 +84,14 @@ function fromModelArgs(type: CommandType, raw: Record<string, unknown>, known: K
     const s = pick(source, known.sources, (x) => x.name);
     return s ? { type, args: { ...rest, sourceId: s.id } } : { type, args: null, problem: `No source matches ${JSON.stringify(String(source).slice(0, 80))}.` };
   }
+  if (type === 'events_by_category' && Array.isArray(raw.neighbourhoods)) {
+    // Names as the city lists them, in any case; one it does not list is said back, not counted without.
+    const city = known.neighbourhoods ?? [];
+    const said = raw.neighbourhoods.map(String);
+    const unknown = said.filter((n) => !city.some((c) => c.toLowerCase() === n.trim().toLowerCase()));
+    if (unknown.length) return { type, args: null, problem: `I can't count by ${unknown.map((n) => JSON.stringify(n.slice(0, 60))).join(' or ')}: the neighbourhoods I know are ${city.join(', ')}.` };
+    return { type, args: { ...raw, neighbourhoods: said.map((n) => city.find((c) => c.toLowerCase() === n.trim().toLowerCase())!) } };
+  }
   return { type, args: raw };
 }
 
@@ -106,7 +114,13 @@ export function createAssistantService(deps: AssistantServiceDeps) {
   };
 
   async function knownNames(): Promise<KnownNames> {
-    return { sources: await repo.sourceRefs(), pendingEvents: await repo.listPendingRefs(500, clock.now()) };
+    return {
+      sources: await repo.sourceRefs(),
+      pendingEvents: await repo.listPendingRefs(500, clock.now()),
+      neighbourhoods: deps.city.neighbourhoods.map((n) => n.name),
+      cityName: deps.city.name,
+      sourceTypes: await repo.sourceTypes(),
+    };
   }
 
   const reply = (engine: Engine, r: Omit<Reply, 'metadata'> & { metadata: Omit<Reply['metadata'], 'engine'> }): Reply => ({ ...r, metadata: { ...r.metadata, engine } });

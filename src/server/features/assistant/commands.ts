@@ -9,9 +9,10 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { z } from 'zod';
 import type { CommandType } from '../../../contract/assistant.ts';
-import { EventListQuery } from '../../../contract/events.ts';
+import type { CityConfig } from '../../../contract/city.ts';
+import { Category, DATE_RANGE_MS, EventListQuery } from '../../../contract/events.ts';
 import type { HealthResponse } from '../../../contract/health.ts';
-import { zonedDayBounds } from '../../../contract/time.ts';
+import { formatEventDay, formatEventWhen, zonedDayBounds } from '../../../contract/time.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { AuditRepository } from '../admin/audit.repository.ts';
@@ -32,6 +33,8 @@ export interface CommandContext {
   database: Database;
   clock: Clock;
   timeZone: string;
+  /** The city's name, locale (for times shown) and neighbourhoods (what counts may be filtered by). */
+  city: Pick<CityConfig, 'name' | 'locale' | 'neighbourhoods'>;
   health: { report(): Promise<HealthResponse> };
   events: Pick<EventsService, 'setStatus' | 'stats' | 'facets'>;
   ingestion: Pick<IngestionService, 'runSource'>;
@@ -72,17 +75,17 @@ export const CACHE_DESCRIPTIONS: Record<(typeof CACHES)[number], string> = {
   feeds: "the feeds' HTTP validators (ETag and Last-Modified), so every source's next run downloads its feed in full",
 };
 
-function windowBounds(window: (typeof WINDOWS)[number], ctx: CommandContext) {
-  const now = ctx.clock.now();
-  const day = zonedDayBounds(now, ctx.timeZone);
-  if (window === 'today') return { from: day.start, to: day.end, label: 'today' };
-  if (window === 'week') return { from: day.start, to: new Date(day.start.getTime() + 7 * DAY_MS), label: 'in the next 7 days' };
-  return { from: day.start, to: new Date(day.start.getTime() + 30 * DAY_MS), label: 'in the next 30 days' };
-}
+/** What Discover's date range of the same name covers (spec section 9), and how the answer says it. */
+const WINDOW_SAID: Record<(typeof WINDOWS)[number], { label: string; discover: string }> = {
+  today: { label: 'in the next 24 hours', discover: 'Today' },
+  week: { label: 'in the next 7 days', discover: 'This week' },
+  month: { label: 'in the next 30 days', discover: 'This month' },
+};
 
 function pastFrom(window: (typeof WINDOWS)[number] | 'all', ctx: CommandContext) {
   const now = ctx.clock.now();
-  if (window === 'today') return { from: zonedDayBounds(now, ctx.timeZone).start, label: 'today' };
+  // The city's calendar day, named as its people read it ("today (Fri, Nov 27)").
+  if (window === 'today') return { from: zonedDayBounds(now, ctx.timeZone).start, label: `today (${formatEventDay(now, ctx.timeZone, ctx.city.locale, now)})` };
   if (window === 'week') return { from: new Date(now.getTime() - 7 * DAY_MS), label: 'in the last 7 days' };
   if (window === 'month') return { from: new Date(now.getTime() - 30 * DAY_MS), label: 'in the last 30 days' };
   return { from: new Date(0), label: 'ever' };
@@ -105,6 +108,10 @@ async function migrateAgain(database: Database): Promise<void> {
 }
 
 const nEvents = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** An instant as the rest of the app shows it: on the city's clocks, 'Fri, Nov 27 · 11:02 PM'. */
+const cityTime = (d: Date, ctx: CommandContext) => formatEventWhen({ startDate: d.toISOString(), allDay: false }, ctx.timeZone, ctx.city.locale, ctx.clock.now());
 
 const NoArgs = z.object({});
 const Uuid = z.uuid();
@@ -165,9 +172,9 @@ const errorLogs: CommandDef<typeof ErrorLogArgs> = {
   describe: async () => 'Reads the error log.',
   async run(args, ctx) {
     const rows = (await ctx.audit.listErrors(args.origin ? 200 : args.limit)).filter((r) => !args.origin || r.origin === args.origin).slice(0, args.limit);
-    const items = rows.map((r) => ({ at: r.at.toISOString(), level: r.level, origin: r.origin, message: r.message }));
+    const items = rows.map((r) => ({ at: r.at.toISOString(), atCityTime: cityTime(r.at, ctx), level: r.level, origin: r.origin, message: r.message }));
     const text = rows.length
-      ? [`The ${rows.length} most recent logged errors${args.origin ? ` from ${args.origin}` : ''}:`, ...items.map((r) => `- ${r.at} [${r.origin}] ${quote(r.message)}`)].join('\n')
+      ? [`The ${rows.length} most recent logged errors${args.origin ? ` from ${args.origin}` : ''}:`, ...items.map((r) => `- ${r.atCityTime} [${r.origin}] ${quote(r.message)}`)].join('\n')
       : `No errors logged${args.origin ? ` from ${args.origin}` : ''}.`;
     return { text, result: { errors: items } };
   },
@@ -197,6 +204,7 @@ const sourceStatus: CommandDef<typeof SourceStatusArgs> = {
           runs: total,
           failedRuns: failed,
           lastRunAt: s.lastRunAt?.toISOString() ?? null,
+          lastRunAtCityTime: s.lastRunAt ? cityTime(s.lastRunAt, ctx) : null,
           lastSuccessAt: s.lastSuccessAt?.toISOString() ?? null,
           lastError: s.lastError,
           consecutiveFailures: s.consecutiveFailures,
@@ -207,7 +215,7 @@ const sourceStatus: CommandDef<typeof SourceStatusArgs> = {
       });
     const shown = args.failedOnly ? rows.filter((r) => r.failedRuns > 0) : rows;
     const line = (r: (typeof rows)[number]) =>
-      `- ${quote(r.name)}${r.enabled ? '' : ' (disabled)'}: ${r.runs} runs ${label}, ${r.failedRuns} failed; last run ${r.lastRunAt ?? 'never'}${r.lastRunSkipped ? `, which left out ${r.lastRunSkipped} entr${r.lastRunSkipped === 1 ? 'y' : 'ies'} of the feed (see its History)` : ''}${r.lastRunHeld ? `, and did not meet ${r.lastRunHeld} of its listed event${r.lastRunHeld === 1 ? '' : 's'}, kept listed until a later run shows ${r.lastRunHeld === 1 ? 'it is' : 'they are'} gone${r.lastRunHeldReason === 'sudden-drop' ? ` (most of the source at once: an admin who knows ${r.lastRunHeld === 1 ? 'it is' : 'they are'} gone can remove ${r.lastRunHeld === 1 ? 'it' : 'them'} now on its card)` : ''}` : ''}${r.lastError ? `; last error ${quote(r.lastError)}` : ''}`;
+      `- ${quote(r.name)}${r.enabled ? '' : ' (disabled)'}: ${plural(r.runs, 'run')} ${label}, ${r.failedRuns} failed; last run ${r.lastRunAtCityTime ?? 'never'}${r.lastRunSkipped ? `, which left out ${r.lastRunSkipped} entr${r.lastRunSkipped === 1 ? 'y' : 'ies'} of the feed (see its History)` : ''}${r.lastRunHeld ? `, and did not meet ${r.lastRunHeld} of its listed event${r.lastRunHeld === 1 ? '' : 's'}, kept listed until a later run shows ${r.lastRunHeld === 1 ? 'it is' : 'they are'} gone${r.lastRunHeldReason === 'sudden-drop' ? ` (most of the source at once: an admin who knows ${r.lastRunHeld === 1 ? 'it is' : 'they are'} gone can remove ${r.lastRunHeld === 1 ? 'it' : 'them'} now on its card)` : ''}` : ''}${r.lastError ? `; last error ${quote(r.lastError)}` : ''}`;
     let text: string;
     if (args.failedOnly) text = shown.length ? [`${shown.length} source${shown.length === 1 ? '' : 's'} failed ${label}:`, ...shown.map(line)].join('\n') : `No source failed ${label} (${rows.length} sources checked).`;
     else text = shown.length ? [`${shown.length} source${shown.length === 1 ? '' : 's'}:`, ...shown.map(line)].join('\n') : 'No sources are configured.';
@@ -233,28 +241,69 @@ const pendingReview: CommandDef<typeof PendingArgs> = {
   },
 };
 
-const CategoryArgs = z.object({ window: z.enum([...WINDOWS, 'all']).default('week') });
-const eventsByCategory: CommandDef<typeof CategoryArgs> = {
+const EventCountArgs = z.object({
+  window: z.enum([...WINDOWS, 'all']).default('week'),
+  /** Only these categories (Discover's category filter). */
+  categories: z.array(Category).min(1).max(8).optional(),
+  /** Only events in these of the city's neighbourhoods (names as the city lists them). */
+  neighbourhoods: z.array(z.string().trim().min(1).max(80)).min(1).max(30).optional(),
+  /** Only these source types (Discover's source filter). */
+  sourceTypes: z.array(z.string().trim().toLowerCase().min(1).max(40)).min(1).max(20).optional(),
+});
+
+/** "Music", "Music or Food": the words for a list of alternatives. */
+const either = (xs: readonly string[]) => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}`);
+
+const eventsByCategory: CommandDef<typeof EventCountArgs> = {
   type: 'events_by_category',
   changing: false,
-  summary: 'Listed events (approved, not cancelled or removed by their source) starting today, this week or this month, or all listed now, counted by category',
-  args: CategoryArgs,
+  summary:
+    "Listed events counted as Discover counts them (a recurring event once, those over left out): all listed now, or today, this week or this month as Discover's date ranges, optionally only some categories, neighbourhoods or source types, by category",
+  args: EventCountArgs,
   describe: async () => 'Counts events by category.',
   async run(args, ctx) {
-    const lines = (head: string, rows: readonly { category: string; n: number }[]) => [head, ...rows.map((r) => `- ${r.category}: ${r.n}`)].join('\n');
-    if (args.window === 'all') {
-      // The listing's own count (Discover's "All Events" and the Admin Overview's "Listed now"):
-      // listed events that have not ended, a recurring one once; estimated past a thousand.
-      const f = await ctx.events.facets(EventListQuery.parse({}), ctx.clock.now());
-      const rows = f.categories.map((c) => ({ category: c.value, n: c.count }));
-      const text = f.total ? lines(`${f.estimated ? 'About ' : ''}${nEvents(f.total)} listed now (a recurring event counted once):`, rows) : 'No events are listed now.';
-      return { text, result: { window: args.window, total: f.total, estimated: f.estimated, categories: rows } };
-    }
-    const { from, to, label } = windowBounds(args.window, ctx);
-    const rows = await ctx.repo.categoryCounts(from, to);
-    const total = rows.reduce((n, r) => n + r.n, 0);
-    const text = total ? lines(`${total} listed event${total === 1 ? '' : 's'} starting ${label}:`, rows) : `No listed events start ${label}.`;
-    return { text, result: { window: args.window, from: from.toISOString(), to: to.toISOString(), total, categories: rows } };
+    const now = ctx.clock.now();
+    // Names as the city lists them: the listing matches them in any case, the answer says them right.
+    const unknown = (args.neighbourhoods ?? []).filter((n) => !ctx.city.neighbourhoods.some((c) => c.name.toLowerCase() === n.toLowerCase()));
+    if (unknown.length) throw new Error(`${either(unknown.map((n) => quote(n)))} is not one of ${ctx.city.name}'s neighbourhoods (${ctx.city.neighbourhoods.map((c) => c.name).join(', ')}).`);
+    const places = args.neighbourhoods?.map((n) => ctx.city.neighbourhoods.find((c) => c.name.toLowerCase() === n.toLowerCase())!.name);
+    const range = args.window === 'all' ? null : DATE_RANGE_MS[args.window];
+    // Discover's own query: GET /api/events and /api/events/facets with the same filters, the date
+    // range counted from now as Discover counts it, so the figures agree with what it shows.
+    const query: EventListQuery = {
+      ...EventListQuery.parse({}),
+      category: args.categories,
+      sourceType: args.sourceTypes,
+      neighbourhood: places,
+      startDate: range ? now : undefined,
+      endDate: range ? new Date(now.getTime() + range) : undefined,
+    };
+    const f = await ctx.events.facets(query, now);
+    // The category counts beside Discover's category boxes (each leaves the category filter out): those asked for, or all.
+    const rows = (args.categories ? args.categories.map((c) => ({ category: c, n: f.categories.find((x) => x.value === c)?.count ?? 0 })) : f.categories.map((c) => ({ category: c.value, n: c.count }))).filter(
+      (r) => !args.categories || args.categories.length > 1 || r.n > 0,
+    );
+    const what = `${args.categories ? `${either(args.categories)} ` : ''}event`;
+    const where = [places ? ` in ${either(places)}` : '', args.sourceTypes ? ` from ${either(args.sourceTypes)} sources` : ''].join('');
+    const when = args.window === 'all' ? ' listed now' : ` ${WINDOW_SAID[args.window].label}`;
+    const how =
+      args.window === 'all'
+        ? 'a recurring event counted once'
+        : `as Discover's "${WINDOW_SAID[args.window].discover}" lists them: a recurring event counted once, events under way included, those already over left out`;
+    const head = `${f.estimated ? 'About ' : ''}${f.total} ${what}${f.total === 1 ? '' : 's'}${where}${when} (${how})`;
+    const text = f.total ? [`${head}:`, ...rows.map((r) => `- ${r.category}: ${r.n}`)].join('\n') : `No ${what}s${where}${when} (${how}).`;
+    const filters = { ...(args.categories ? { categories: args.categories } : {}), ...(places ? { neighbourhoods: places } : {}), ...(args.sourceTypes ? { sourceTypes: args.sourceTypes } : {}) };
+    return {
+      text,
+      result: {
+        window: args.window,
+        ...(query.startDate && query.endDate ? { from: query.startDate.toISOString(), to: query.endDate.toISOString() } : {}),
+        filters,
+        total: f.total,
+        estimated: f.estimated,
+        categories: rows,
+      },
+    };
   },
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CASE_KNOWN, DEV_CASES, HELD_OUT_CASES, INTENT_CASES, type IntentCase } from './intent-cases.ts';
 import { SEALED_CASES } from './intent-cases-sealed.ts';
+import { PORTLAND } from '../../city.ts';
 import { parseIntent } from './intents.ts';
 
 /** Whether the parser's answer is the case's command with the case's arguments (names case-insensitive). */
@@ -59,5 +60,40 @@ describe('built-in intent engine', () => {
     expect(parseIntent('run the Hollywood Theatre feed', CASE_KNOWN)).toMatchObject({ type: 'run_source', args: null });
     expect(parseIntent('run the Portland feed', CASE_KNOWN)).toMatchObject({ type: 'run_source', args: null });
     expect(parseIntent('approve the moon gala', CASE_KNOWN)).toMatchObject({ type: 'approve_event', args: null });
+  });
+
+  describe('counts with the filters a question names', () => {
+    const CITY = { ...CASE_KNOWN, neighbourhoods: PORTLAND.neighbourhoods.map((n) => n.name), cityName: PORTLAND.name };
+    it.each([
+      ['How many events are there in Hawthorne this week?', { window: 'week', neighbourhoods: ['Hawthorne'] }],
+      ['How many Music events are in Downtown this month?', { window: 'month', categories: ['Music'], neighbourhoods: ['Downtown'] }],
+      ['How many Music events are there?', { window: 'all', categories: ['Music'] }],
+      ['how many events in hawthorne this week', { window: 'week', neighbourhoods: ['Hawthorne'] }],
+      ['events in the Pearl District today', { window: 'today', neighbourhoods: ['Pearl District'] }],
+      ['how many events in the pearl', { window: 'all', neighbourhoods: ['Pearl District'] }],
+      ["how many events in St. John's this month", { window: 'month', neighbourhoods: ['St. Johns'] }],
+      ['how many events in foster powell next 7 days', { window: 'week', neighbourhoods: ['Foster-Powell'] }],
+      ['how many events in Hawthorne or Division this week', { window: 'week', neighbourhoods: ['Hawthorne', 'Division'] }],
+      ['how many events in hawthrone this week', { window: 'week', neighbourhoods: ['Hawthorne'] }],
+      ['how many concerts in sellwood this weekend', { window: 'week', categories: ['Music'], neighbourhoods: ['Sellwood'] }],
+      ['how many art events in Alberta Arts this week', { window: 'week', categories: ['Arts'], neighbourhoods: ['Alberta Arts'] }],
+      ['how many music vs food events this week', { window: 'week', categories: ['Music', 'Food'] }],
+      ['how many meetup events this month', { window: 'month', sourceTypes: ['meetup'] }],
+      ['how many events from eventbrite this week', { window: 'week', sourceTypes: ['eventbrite'] }],
+      ['how many events in Portland this week', { window: 'week' }],
+      ['how many events in total', { window: 'all' }],
+    ])('%s', (text, args) => {
+      expect(parseIntent(text, CITY)).toEqual({ type: 'events_by_category', args });
+    });
+
+    it.each([
+      ['How many events are there in Tokyo this week?', '"tokyo"'],
+      ['how many free events this week', '"free" events'],
+      ['how many outdoor concerts in Lents this month', '"outdoor" events'],
+    ])('says what it cannot filter by: %s', (text, said) => {
+      const r = parseIntent(text, CITY);
+      expect(r).toMatchObject({ type: 'events_by_category', args: null });
+      expect('problem' in r && r.problem).toContain(`I can't count by ${said}`);
+    });
   });
 });

@@ -3,12 +3,19 @@
 // against (sources, pending events) are looked up as data, never parsed as requests.
 
 import type { CommandType } from '../../../contract/assistant.ts';
+import { OFFERED_SOURCE_TYPES } from '../../../contract/events.ts';
 import { CACHES, SERVICES, WINDOWS } from './commands.ts';
 
 export interface KnownNames {
   sources: readonly { id: string; name: string }[];
   /** Events waiting for review, for "approve the jazz night". */
   pendingEvents: readonly { id: string; title: string }[];
+  /** The city's neighbourhoods, for counts "in Hawthorne"; none known, a place named is one the count cannot apply. */
+  neighbourhoods?: readonly string[];
+  /** The city's own name: "in Portland" is the whole listing. */
+  cityName?: string;
+  /** Source types events carry besides the offered ones (Discover's source filter), for "meetup events". */
+  sourceTypes?: readonly string[];
 }
 
 export type ParsedIntent =
@@ -261,7 +268,7 @@ const GENERIC_CACHE = new Set(['everything', 'the', 'all', 'every', 'app', 'appl
 
 /** Parses the admin's message into a command of the allow-list, or null (help). */
 export function parseIntent(message: string, known: KnownNames): ParsedIntent {
-  const names = [...known.sources.map((x) => x.name), ...known.pendingEvents.map((x) => x.title)].flatMap((n) => sig(words(n)));
+  const names = [...known.sources.map((x) => x.name), ...known.pendingEvents.map((x) => x.title), ...(known.neighbourhoods ?? [])].flatMap((n) => sig(words(n)));
   const text = spell(rewrite(normalise(message)), names);
   const ws = words(text);
   const canon = new Set(ws.map((w) => canonical(w)));
@@ -367,7 +374,7 @@ export function parseIntent(message: string, known: KnownNames): ParsedIntent {
 
   // Events by category.
   if (has('category') || /\b(per|by|each) (category|type|genre|kind)\b/.test(text) || /\b(music|food|business|sports|arts|tech|wellness)\b.*\b(vs|versus|compared)\b/.test(text) || (/\b(vs|versus|compared (to|with))\b/.test(text) && /\b(how many|count|counts|number|events?|shows?)\b/.test(text))) {
-    return { type: 'events_by_category', args: { window: windowOf(text, 'week') } };
+    return eventCount(message, windowOf(text, 'week'), known);
   }
 
   if (has('database')) return { type: 'database_status', args: {} };
@@ -378,16 +385,102 @@ export function parseIntent(message: string, known: KnownNames): ParsedIntent {
 
   // Events counted, as the help offers ("events this week", "how many events are there?"):
   // those starting in the window named, or, with none named, all listed now.
-  if (has('event') && !has('fail', 'error')) {
+  if ((has('event') || /\bconcerts?\b/.test(text)) && !has('fail', 'error')) {
     const counted = /\b(how many|count|counts|number of|total|totals|tally)\b/.test(text);
-    if (UPCOMING_WINDOW.test(text) || (counted && windowOf(text, null))) return { type: 'events_by_category', args: { window: windowOf(text, 'week') } };
-    if (counted) return { type: 'events_by_category', args: { window: 'all' } };
+    if (UPCOMING_WINDOW.test(text) || (counted && windowOf(text, null))) return eventCount(message, windowOf(text, 'week'), known);
+    if (counted) return eventCount(message, 'all', known);
   }
 
   // A failure asked about with nothing else named: the error log says what broke.
   if (has('fail') && !/\b(down|up|offline)\b/.test(text) && (question || ws.length <= 4)) return errorLogIntent(text);
 
   return { type: null };
+}
+
+/** Category words, as Discover's categories: only words that clearly name one ("concerts" are Music). */
+const CATEGORY_WORDS: readonly [string, RegExp][] = [
+  ['Music', /\b(music|musical|concerts?)\b/],
+  ['Food', /\b(food|foodie)\b/],
+  ['Business', /\bbusiness(es)?\b/],
+  ['Sports', /\bsports?\b/],
+  ['Arts', /\barts?\b/],
+  ['Tech', /\b(tech|technology)\b/],
+  ['Wellness', /\bwellness\b/],
+  ['Other', /\b(category other|other category|uncategori[sz]ed)\b/],
+];
+
+/** Words that may stand before "events" without narrowing them beyond what a count applies. */
+const EVENT_QUALIFIERS = new Set(['how', 'many', 'of', 'the', 'all', 'any', 'listed', 'upcoming', 'total', 'our', 'approved', 'live', 'public', 'those', 'these', 'number', 'what', 'which', 'kind', 'kinds', 'type', 'types', 'sort', 'sorts', 'per', 'count', 'counts', 'week', 'weeks', 'month', 'today', 'tonight', 'weekend', 'this', 'next', 'coming', 'current', 'scheduled', 'future', 'in', 'on', 'for', 'by', 'vs', 'versus', 'and', 'or', 'split', 'are', 'is', 'there', 'many', 'more', 'fewer', 'much', 'different', 'distinct', 'individual', 'separate', 'visible', 'shown', 'open', 'such', 'tally', 'totals', 'show', 'list', 'give', 'me', 'breakdown', 'category', 'categories', 'genre', 'genres', 'split', 'across', 'with', 'do', 'we', 'have', 'you', 'can', 'your', 'my', 'a', 'an', 'to', 'at', 'from', 'city', 'town', 'portland', 'days', 'hours', 'coming', 'it', 'up', 'so', 'far', 'now', 'currently', 'please', 'pls', 'about', 'roughly', 'approximately', 'exactly', 'new']);
+
+/** Words a place phrase ("in Hawthorne") ends at: times, verbs and the count's own words. */
+const PLACE_END = new Set(['this', 'next', 'coming', 'upcoming', 'today', 'tonight', 'tomorrow', 'week', 'weekend', 'month', 'past', 'last', 'for', 'by', 'per', 'on', 'are', 'is', 'were', 'was', 'do', 'does', 'did', 'we', 'have', 'has', 'there', 'right', 'now', 'so', 'total', 'all', 'each', 'every', 'category', 'categories', 'and', 'or', 'vs', 'versus', 'compared', 'with', 'from', 'starting', 'currently', 'listed', 'events', 'event', 'please', 'pls', 'over', 'during', 'within', 'between', 'until', 'till', 'since', 'before', 'after', 'at', 'in', 'near', 'the', 'moment', 'general', 'days', 'hours', 'weeks', 'months', 'a', 'one', 'two', 'seven', 'thirty', 'than', 'that', 'which', 'who', 'right']);
+const WHOLE_CITY = new Set(['town', 'city', 'the city', 'the area', 'area', 'total', 'general', 'all', 'the moment', 'moment']);
+
+const squash = (s: string) => normalise(s).replace(/[^a-z0-9]+/g, ' ').trim();
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A count of listed events with the filters the message names: neighbourhoods of the city,
+ * categories and source types. A place, source or kind of event it names that no filter can
+ * apply is said back, with nothing counted (a count of something else would read as the answer).
+ */
+function eventCount(message: string, window: (typeof WINDOWS)[number] | 'all', known: KnownNames): ParsedIntent {
+  let rest = ` ${squash(message)} `;
+  // What a filter took is left out of what is read next; a category word leaves "events" behind
+  // so that "outdoor concerts" still reads as a kind of event.
+  const take = (re: RegExp, leave = ' ') => {
+    const hit = re.test(rest);
+    if (hit) rest = rest.replace(new RegExp(re.source, 'g'), leave).replace(/\s+/g, ' ');
+    return hit;
+  };
+  const neighbourhoods: string[] = [];
+  const cannot: string[] = [];
+  const city = known.neighbourhoods ?? [];
+  // One source named: counts go by source type, as Discover filters, not by one source.
+  for (const src of known.sources) {
+    const nw = sig(words(src.name)).filter((w) => !STOP.has(w));
+    if (nw.length >= 2 && nw.every((n) => rest.split(' ').some((w) => close(n, w)))) {
+      const types = [...new Set([...OFFERED_SOURCE_TYPES, ...(known.sourceTypes ?? [])])];
+      return { type: 'events_by_category', args: null, problem: `I can count events by source type (${types.join(', ')}), as Discover filters them, but not those of one source such as ${JSON.stringify(src.name)}. Ask "source status" for its runs.` };
+    }
+  }
+  // Neighbourhoods named in full, in any case ("in hawthorne", "Pearl District", "St. John's").
+  for (const name of city) {
+    const w = squash(name).split(' ');
+    const last = w.pop()!.replace(/s$/, '');
+    if (take(new RegExp(`\\b${[...w.map(escapeRe), `${escapeRe(last)}s?`].join(' ')}\\b`))) neighbourhoods.push(name);
+  }
+  const categories = CATEGORY_WORDS.filter(([, re]) => take(re, ' events ')).map(([c]) => c);
+  const types = [...new Set([...OFFERED_SOURCE_TYPES, ...(known.sourceTypes ?? [])])];
+  const sourceTypes = types.filter((t) => take(new RegExp(`\\b(?:(?:from|on|via|through) (?:the )?${escapeRe(squash(t))}|${escapeRe(squash(t))}(?= (?:events?|listings?|sources?|feeds?)\\b))\\b`)));
+  // A place said after "in", "at" or "near" that is no neighbourhood named above: part of one
+  // ("the Pearl"), one misspelt ("hawthrone"), the whole city, or a place the count cannot apply.
+  for (const m of rest.matchAll(/\b(?:in|at|near|around|inside)\s+((?:[a-z0-9]+\s*)+)/g)) {
+    const ws = m[1]!.trim().split(' ').filter(Boolean);
+    const end = ws.findIndex((w, i) => PLACE_END.has(w) && !(i === 0 && w === 'the'));
+    const phrase = (end === -1 ? ws : ws.slice(0, end)).filter((w, i) => !(i === 0 && w === 'the'));
+    if (!phrase.length || /^\d/.test(phrase[0]!)) continue;
+    const said = phrase.join(' ');
+    if (WHOLE_CITY.has(said) || (known.cityName && squash(known.cityName) === said)) continue;
+    const found = city.filter((name) => {
+      const nw = squash(name).split(' ');
+      return said === nw.join(' ') || (phrase.length === 1 && nw.length > 1 && said === nw[0] && said.length >= 4) || (phrase.length === nw.length && phrase.every((p, i) => close(nw[i]!, p)));
+    });
+    if (found.length === 1) neighbourhoods.push(found[0]!);
+    else cannot.push(said);
+  }
+  // A kind of event no filter applies to ("free events", "outdoor concerts").
+  const kinds = [...rest.matchAll(/\b([a-z][a-z-]*) (?:events?|shows?|listings?)\b/g)].map((m) => m[1]!).filter((w) => !EVENT_QUALIFIERS.has(w) && !/^\d/.test(w) && !(canonical(w) in SYNONYMS));
+  if (cannot.length || kinds.length) {
+    const bad = [...cannot.map((c) => `"${c}"`), ...kinds.map((k) => `"${k}" events`)];
+    const places = city.length ? `the neighbourhoods of ${known.cityName ?? 'the city'} (${city.join(', ')})` : 'neighbourhoods';
+    return { type: 'events_by_category', args: null, problem: `I can't count by ${bad.join(' or ')}: I count listed events by ${places}, by category (Music, Food, Business, Sports, Arts, Tech, Wellness, Other) and by source type (${types.join(', ')}), today, this week, this month or all listed now.` };
+  }
+  const args: Record<string, unknown> = { window };
+  if (categories.length) args.categories = categories;
+  if (neighbourhoods.length) args.neighbourhoods = [...new Set(neighbourhoods)];
+  if (sourceTypes.length) args.sourceTypes = sourceTypes;
+  return { type: 'events_by_category', args };
 }
 
 /** A window ahead, as the events count reads it ("today", "this week", "the next 30 days"). */
