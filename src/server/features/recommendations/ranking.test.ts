@@ -52,13 +52,27 @@ describe('rank', () => {
     expect(out.find((o) => o.eventId === sameArea.id)?.reason).toBe('In Buckman, like Jazz Night');
   });
 
-  it("recommends a series' next occurrence because of the one the user went to, once", () => {
-    const past = ev({ title: 'Trivia Night', seriesKey: 'trivia|pub', start: NOW - 7 * DAY });
-    const next1 = ev({ title: 'Trivia Night', seriesKey: 'trivia|pub', start: NOW + DAY });
-    const next2 = ev({ title: 'Trivia Night', seriesKey: 'trivia|pub', start: NOW + 8 * DAY });
-    const out = rank(input({ signals: [sig('checkin', past, 7)], candidates: [next2, next1, ev({ category: 'Tech' })] }));
-    expect(out[0]).toMatchObject({ eventId: next1.id, reason: 'Because you went to Trivia Night' });
-    expect(out.filter((o) => o.eventId === next2.id)).toHaveLength(0);
+  it('leaves out the other dates of a series the user acted on: a reason never names the event itself', () => {
+    const karaoke = (start: number) => ev({ title: 'Karaoke Thursdays', venue: 'The Lantern Cellar', neighbourhood: 'Buckman', seriesKey: 'karaoke thursdays|the lantern cellar', start });
+    const saved = karaoke(NOW + DAY);
+    const next = karaoke(NOW + 8 * DAY);
+    const market = (start: number) => ev({ title: 'Farmers Market', category: 'Food', venue: 'Hawthorne Lot', neighbourhood: 'Hawthorne', seriesKey: 'farmers market|hawthorne lot', start });
+    const looked = market(NOW + 2 * DAY);
+    const marketNext = market(NOW + 9 * DAY);
+    const other = ev({ title: 'Open Mic', category: 'Arts', venue: 'The Lantern Cellar', neighbourhood: 'Buckman' });
+    const out = rank(input({ signals: [sig('favorite', saved), sig('view', looked)], candidates: [saved, next, looked, marketNext, other] }));
+    expect(out.map((o) => o.eventId)).toEqual([other.id]);
+    expect(out[0]!.reason).toBe('At The Lantern Cellar, like Karaoke Thursdays');
+  });
+
+  it('never gives a reason naming an event of the recommended one’s own title', () => {
+    // The same title at another venue is another series, still recommended, but not "like" itself.
+    const went = ev({ title: 'Trivia Night', venue: 'The Pub', neighbourhood: 'Buckman', seriesKey: 'trivia|pub' });
+    const elsewhere = ev({ title: 'Trivia Night', category: 'Arts', venue: 'The Bar', neighbourhood: 'Buckman', seriesKey: 'trivia|bar', popularity: 0 });
+    const out = rank(input({ signals: [sig('checkin', went)], candidates: [elsewhere] }));
+    expect(out[0]?.eventId).toBe(elsewhere.id);
+    expect(out[0]!.reason).not.toContain('Trivia Night');
+    for (const o of out) expect(o.reason).not.toMatch(/Because you (saved|went to|looked at|scanned)/);
   });
 
   it('cold start: chosen interests first, else popular near the centre this week', () => {

@@ -14,7 +14,7 @@ export interface RankEvent {
   lng: number | null;
   start: number;
   end: number;
-  /** Occurrences of one recurring event share it; at most one is recommended. */
+  /** Occurrences of one recurring event share it; at most one is recommended, none of a series acted on. */
   seriesKey: string;
   /** Source RSVPs + check-ins + saves. */
   popularity: number;
@@ -62,7 +62,7 @@ export const KIND_WEIGHT: Record<SignalKind, number> = { checkin: 4, favorite: 3
 /** Taste fades: an action this old counts half. */
 const HALF_LIFE_DAYS = 90;
 /** Weights of the score's parts (each part is 0..1). */
-export const W = { similar: 2.2, series: 1.6, category: 1.2, venue: 1.0, neighbourhood: 0.6, time: 0.5, distance: 0.4, popularity: 0.5, interestCategory: 1.0, interestNeighbourhood: 0.6 };
+export const W = { similar: 2.2, category: 1.2, venue: 1.0, neighbourhood: 0.6, time: 0.5, distance: 0.4, popularity: 0.5, interestCategory: 1.0, interestNeighbourhood: 0.6 };
 /** At most this many of the first VARIETY_WINDOW items share a category (when others exist). */
 export const VARIETY_CAP = 5;
 export const VARIETY_WINDOW = 10;
@@ -104,14 +104,15 @@ export interface Profile {
   hours: number[];
   days: number[];
   home: { lat: number; lng: number } | null;
-  /** Events acted on: weight, title and the strongest kind (for "Because you saved ..."). */
+  /** Events acted on: weight, title and the strongest kind (for "People who saved ..."). */
   items: Map<string, { w: number; title: string; kind: SignalKind }>;
-  series: Map<string, { w: number; title: string; kind: SignalKind }>;
+  /** Series of the events acted on: their other dates are not recommended. */
+  series: Set<string>;
 }
 
 /** Sums the actions into tastes, newer ones weighing more. */
 export function buildProfile(signals: readonly Signal[], now: number, utcOffsetMin: number): Profile {
-  const p: Profile = { total: 0, category: new Map(), venue: new Map(), neighbourhood: new Map(), neighbourhoodEvents: new Map(), hours: [0, 0, 0, 0, 0, 0], days: [0, 0, 0, 0, 0, 0, 0], home: null, items: new Map(), series: new Map() };
+  const p: Profile = { total: 0, category: new Map(), venue: new Map(), neighbourhood: new Map(), neighbourhoodEvents: new Map(), hours: [0, 0, 0, 0, 0, 0], days: [0, 0, 0, 0, 0, 0, 0], home: null, items: new Map(), series: new Set() };
   let lat = 0;
   let lng = 0;
   let geoW = 0;
@@ -147,8 +148,7 @@ export function buildProfile(signals: readonly Signal[], now: number, utcOffsetM
     const strongest = (cur: { w: number; kind: SignalKind } | undefined) => (!cur || KIND_WEIGHT[s.kind] > KIND_WEIGHT[cur.kind] ? s.kind : cur.kind);
     const item = p.items.get(e.id);
     p.items.set(e.id, { w: (item?.w ?? 0) + w, title: e.title, kind: strongest(item) });
-    const ser = p.series.get(e.seriesKey);
-    p.series.set(e.seriesKey, { w: (ser?.w ?? 0) + w, title: e.title, kind: strongest(ser) });
+    p.series.add(e.seriesKey);
   }
   if (geoW > 0) p.home = { lat: lat / geoW, lng: lng / geoW };
   return p;
@@ -160,11 +160,15 @@ interface Part {
   key: keyof typeof W;
   value: number;
   reason: string;
+  /** The title of the event the reason names, if any: never the recommended event's own. */
+  names?: string;
 }
 
 /**
- * Ranks the candidates: never an excluded or ended event, one occurrence per series, and at most
- * VARIETY_CAP of the first VARIETY_WINDOW from one category when enough others exist.
+ * Ranks the candidates: never an excluded or ended event, nor an event acted on or another date of
+ * its series (the member knows it: a reason built from it would name the event itself), one
+ * occurrence per series, and at most VARIETY_CAP of the first VARIETY_WINDOW from one category
+ * when enough others exist.
  */
 export function rank(input: RankInput): Ranked[] {
   const { now, candidates, exclude, similar, utcOffsetMin } = input;
@@ -201,7 +205,7 @@ export function rank(input: RankInput): Ranked[] {
 
   const scored: { e: RankEvent; score: number; reason: string }[] = [];
   for (const e of candidates) {
-    if (e.end <= now || exclude.has(e.id) || profile.items.has(e.id)) continue;
+    if (e.end <= now || exclude.has(e.id) || profile.items.has(e.id) || profile.series.has(e.seriesKey)) continue;
     const parts: Part[] = [];
     const pop = logMaxPop > 0 ? Math.log1p(Math.max(0, e.popularity)) / logMaxPop : 0;
     const dCentre = e.lat !== null && e.lng !== null ? km(input.centre, { lat: e.lat, lng: e.lng }) : 8;
@@ -222,18 +226,16 @@ export function rank(input: RankInput): Ranked[] {
       const c = cf.get(e.id);
       if (c && maxCf > 0) {
         const src = profile.items.get(c.from)!;
-        parts.push({ key: 'similar', value: Math.sqrt(c.v / maxCf), reason: `People who ${verb(src.kind)} ${src.title} also saved this` });
+        parts.push({ key: 'similar', value: Math.sqrt(c.v / maxCf), reason: `People who ${verb(src.kind)} ${src.title} also saved this`, names: src.title });
       }
-      const ser = profile.series.get(e.seriesKey);
-      if (ser) parts.push({ key: 'series', value: 1, reason: `Because you ${verb(ser.kind)} ${ser.title}` });
       if (maxCat > 0) parts.push({ key: 'category', value: (profile.category.get(e.category) ?? 0) / maxCat, reason: `Because you like ${e.category} events` });
       const venue = profile.venue.get(lc(e.venue));
       // "Often go" only of more than one event checked into; else one event acted on there is named.
-      if (venue && maxVenue > 0) parts.push({ key: 'venue', value: venue.w / maxVenue, reason: venue.went.size > 1 ? `You often go to ${venue.name}` : `At ${venue.name}, like ${venue.title}` });
+      if (venue && maxVenue > 0) parts.push({ key: 'venue', value: venue.w / maxVenue, ...(venue.went.size > 1 ? { reason: `You often go to ${venue.name}` } : { reason: `At ${venue.name}, like ${venue.title}`, names: venue.title }) });
       if (e.neighbourhood && maxNbhd > 0) {
         const nv = profile.neighbourhood.get(e.neighbourhood) ?? 0;
         const there = profile.neighbourhoodEvents.get(e.neighbourhood);
-        if (nv > 0 && there) parts.push({ key: 'neighbourhood', value: nv / maxNbhd, reason: there.went.size > 1 ? `You often go out in ${e.neighbourhood}` : `In ${e.neighbourhood}, like ${there.title}` });
+        if (nv > 0 && there) parts.push({ key: 'neighbourhood', value: nv / maxNbhd, ...(there.went.size > 1 ? { reason: `You often go out in ${e.neighbourhood}` } : { reason: `In ${e.neighbourhood}, like ${there.title}`, names: there.title }) });
       }
       if (hourSum > 0 && daySum > 0) {
         const h = (profile.hours[hourBucket(e.start, utcOffsetMin)]! / hourSum) * 6;
@@ -250,6 +252,8 @@ export function rank(input: RankInput): Ranked[] {
     for (const p of parts) {
       const v = W[p.key] * p.value;
       score += v;
+      // A reason naming an event of the same title ("At X, like <this event>") would be circular.
+      if (p.names !== undefined && lc(p.names) === lc(e.title)) continue;
       if (!best || v > W[best.key] * best.value) best = p;
     }
     // Sooner is a little better: a plan for this month beats one for next season.

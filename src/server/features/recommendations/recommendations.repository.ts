@@ -73,7 +73,8 @@ export function createRecommendationsRepository(db: Db) {
 
     /**
      * The read path in one round trip: the stored list, which of its events the user has since
-     * saved, checked into or dismissed, and the newest moment of any activity.
+     * saved, checked into or dismissed, or acted on (saved, checked into, scanned, looked at)
+     * another date of, and the newest moment of any activity.
      */
     async storedForRead(userId: string): Promise<{ items: { eventId: string; score: number; reason: string }[]; computedAt: number; excluded: Set<string>; latest: number } | null> {
       const rows = await rowsOf<{ items: { eventId: string; score: number; reason: string }[]; computed_at: string | Date; excluded: string[] | null; latest: string | Date | null }>(
@@ -81,9 +82,13 @@ export function createRecommendationsRepository(db: Db) {
         sql`with c as (select items, computed_at from ${userRecommendations} where user_id = ${userId}),
           ids as (select (i->>'eventId')::uuid as id from c, jsonb_array_elements(c.items) i)
         select c.items, c.computed_at,
-          array(select event_id::text from ${favorites} where user_id = ${userId} and event_id in (select id from ids)
-            union select event_id::text from ${pointAwards} where user_id = ${userId} and activity_type = 'check_in' and event_id in (select id from ids)
-            union select event_id::text from ${eventDismissals} where user_id = ${userId} and event_id in (select id from ids)) as excluded,
+          array(select event_id::text from ${eventDismissals} where user_id = ${userId} and event_id in (select id from ids)
+            union select e.id::text from ${events} e where e.id in (select id from ids) and e.series_key in (
+              select a.series_key from ${events} a where a.id in (
+                select event_id from ${favorites} where user_id = ${userId}
+                union select event_id from ${pointAwards} where user_id = ${userId} and activity_type = 'check_in' and event_id is not null
+                union select event_id from ${flyerScans} where user_id = ${userId}
+                union select event_id from ${eventViews} where user_id = ${userId}))) as excluded,
           greatest((select max(created_at) from ${favorites} where user_id = ${userId}),
             (select max(created_at) from ${pointAwards} where user_id = ${userId} and activity_type = 'check_in'),
             (select max(created_at) from ${eventDismissals} where user_id = ${userId}),

@@ -76,11 +76,12 @@ describe('GET /api/events/recommended', () => {
     t.clock.set(NOW);
   });
 
-  it('a new favourite is excluded at once and shapes the list within a minute, with a specific reason', async () => {
+  it('a new favourite is excluded at once with its other dates, and shapes the list within a minute, with a specific reason', async () => {
     const { cookie } = await newUser(t.app);
-    const [jazz, jazzNext, , , ] = await newEvents([
+    const [jazz, jazzNext, blues] = await newEvents([
       { title: 'Jazz Night', venueName: 'Blue Room', category: 'Music', startDate: at(26) },
       { title: 'Jazz Night', venueName: 'Blue Room', category: 'Music', startDate: at(26 + 7 * 24) },
+      { title: 'Blues Jam', venueName: 'Blue Room', category: 'Music', startDate: at(50) },
       { title: 'Tech Talk', venueName: 'Code Hub', category: 'Tech', attendeeCount: 400 },
       { title: 'Yoga', venueName: 'Mat Place', category: 'Wellness', attendeeCount: 300 },
     ]);
@@ -88,11 +89,36 @@ describe('GET /api/events/recommended', () => {
     expect(before.map((x) => x.id)).toContain(jazz!.id);
     t.clock.advance(1000);
     expect((await favourite(cookie, jazz!.id)).json()).toEqual({ isFavorited: true });
-    // Excluded on the very next read.
-    expect((await items(cookie, 50)).map((x) => x.id)).not.toContain(jazz!.id);
-    // Recomputed in the background: the series' next date comes first, because of the save.
-    const after = await eventually(cookie, (xs) => xs[0]?.id === jazzNext!.id);
-    expect(after[0]!.reason).toBe('Because you saved Jazz Night');
+    // Excluded on the very next read, the series' other date too.
+    const next = (await items(cookie, 50)).map((x) => x.id);
+    expect(next).not.toContain(jazz!.id);
+    expect(next).not.toContain(jazzNext!.id);
+    // Recomputed in the background: another event at the same venue comes first, because of the save.
+    const after = await eventually(cookie, (xs) => xs[0]?.id === blues!.id);
+    expect(['Because you like Music events', 'At Blue Room, like Jazz Night']).toContain(after[0]!.reason);
+    expect(after.map((x) => x.id)).not.toContain(jazzNext!.id);
+    for (const x of after) expect(x.reason).not.toContain(x.title);
+  });
+
+  it('after a look at an event, recommends neither it nor its other dates, at once and after the recompute', async () => {
+    const { cookie } = await newUser(t.app);
+    const [market, marketNext, other] = await newEvents([
+      { title: 'Hawthorne Saturday Farmers Market', venueName: 'Hawthorne Lot', category: 'Food', neighbourhood: 'Hawthorne', startDate: at(60), attendeeCount: 900 },
+      { title: 'Hawthorne Saturday Farmers Market', venueName: 'Hawthorne Lot', category: 'Food', neighbourhood: 'Hawthorne', startDate: at(60 + 7 * 24), attendeeCount: 900 },
+      { title: 'Pie Contest', venueName: 'Hawthorne Hall', category: 'Food', neighbourhood: 'Hawthorne', startDate: at(70) },
+    ]);
+    // One card per series: the first date.
+    expect((await items(cookie, 50)).map((x) => x.id)).toContain(market!.id);
+    t.clock.advance(1000);
+    const viewed = await t.app.inject({ method: 'POST', url: `/api/events/${market!.id}/view`, headers: { cookie, origin: TEST_ORIGIN }, payload: { via: 'page' } });
+    expect(viewed.statusCode).toBe(200);
+    const ids = (await items(cookie, 50)).map((x) => x.id);
+    expect(ids).not.toContain(market!.id);
+    expect(ids).not.toContain(marketNext!.id);
+    // Recomputed from the look: the market's neighbour comes because of it.
+    const after = await eventually(cookie, (xs) => xs.some((x) => x.id === other!.id && /Food events|Farmers Market/.test(x.reason)));
+    expect(after.map((x) => x.id)).not.toContain(marketNext!.id);
+    for (const x of after) expect(x.reason).not.toContain(x.title);
   });
 
   it('cold start: popular near the city centre this week, then the interests picked after sign-up', async () => {

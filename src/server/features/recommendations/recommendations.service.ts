@@ -132,7 +132,7 @@ export function createRecommendationsService(deps: { db: Db; clock: Clock; city:
   }
 
   return {
-    /** The user's recommendations, best first: never saved, checked into, dismissed or ended. */
+    /** The user's recommendations, best first: never saved, checked into, dismissed or ended, nor a date of a series the user acted on. */
     async recommended(userId: string, limit: number): Promise<RecommendedEvent[]> {
       const now = clock.now();
       const stored = await repo.storedForRead(userId);
@@ -145,7 +145,7 @@ export function createRecommendationsService(deps: { db: Db; clock: Clock; city:
         ({ items, excluded: exclude } = stored);
         if (stored.latest >= stored.computedAt || now.getTime() - stored.computedAt > RECOMMENDATIONS_TTL_MS) schedule(userId);
       }
-      // The user's own new favourite, check-in or dismissal counts at once, before any recompute.
+      // The user's own new favourite, check-in, scan, look or dismissal counts at once, before any recompute.
       const wanted = items.filter((i) => !exclude.has(i.eventId)).slice(0, limit + 10);
       const rows = new Map((await eventsRepo.findByIds(wanted.map((i) => i.eventId))).map((r) => [r.event.id, r]));
       const out: RecommendedEvent[] = [];
