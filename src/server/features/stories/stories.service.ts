@@ -44,7 +44,7 @@ const LlmStory = z.object({
 
 const CATEGORY_BRIEFS: Record<GeneratedCategory, string> = {
   legend: 'a short local legend: playful folklore rooted in the real facts below, clearly told as legend ("they say ...")',
-  history: 'a short factual history built only from the facts below; invent nothing',
+  history: 'a short factual account of what Townbeat has recorded at the place, built only from the facts below; the past events are only those Townbeat recorded, so never say the place’s history begins or ends with them; invent nothing',
   mystery: 'a short local mystery: an unexplained pattern or gap in the facts below, posed as a question for neighbours',
 };
 

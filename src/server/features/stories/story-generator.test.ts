@@ -78,4 +78,29 @@ describe('the built-in story generator', () => {
       }
     }
   });
+
+  it('claims only what Townbeat recorded: a place’s history never begins with an event in the app', () => {
+    // Downtown's only past event is tonight's concert: it starts Townbeat's record, not Downtown's history.
+    const downtown: Place = {
+      name: 'Downtown',
+      kind: 'neighbourhood',
+      neighbourhood: 'Downtown',
+      lat: 45.5152,
+      lng: -122.6784,
+      events: [{ title: 'The Fernhill Sisters – Album Release Show', start: at('2026-11-28T04:00:00Z'), category: 'Music', venue: 'Crystal Hall' }],
+    };
+    const places = [downtown, { ...downtown, events: [...downtown.events, { title: 'Pioneer Square Tree Lighting', start: at('2026-11-28T06:00:00Z'), category: 'Other', venue: 'Pioneer Square' }] }, ALBERTA];
+    for (const place of places) {
+      const first = factsOf(place, PORTLAND).firstTitle!;
+      for (const c of ['history', 'mystery'] as const) {
+        for (let seed = 0; seed < 40; seed++) {
+          const s = generateStory(place, PORTLAND, c, seed);
+          const text = `${s.title}\n${s.content}`;
+          expect(text).not.toMatch(/history (begins|began|starts)|began to gather|nothing before it|stayed so quiet|first event here|the only one here/i);
+          // Whatever names the first event says it is the first Townbeat recorded.
+          for (const sentence of s.content.split(/(?<=[.!?])\s+/)) if (sentence.includes(first)) expect(sentence).toMatch(/Townbeat/);
+        }
+      }
+    }
+  });
 });

@@ -3,6 +3,8 @@
 // they need exist; a PRNG seeded by (seed, place, category) picks among them and among inline
 // alternatives. Every fact it states comes from the place: its position in the city
 // configuration, and the past events Townbeat recorded there (titles, dates, venues, categories).
+// Those events are Townbeat's record, not the place's past: the text says what Townbeat has
+// recorded and since when, never that a place's history begins or ends with them.
 import type { CityConfig } from '../../../contract/city.ts';
 import type { GeneratedCategory } from '../../../contract/stories.ts';
 import { haversineM } from '../../lib/geo.ts';
@@ -278,16 +280,16 @@ const HISTORY: Slot[] = [
   WHERE,
   [
     p('The first gathering Townbeat recorded here was “{firstTitle}” on {firstDate}, {firstCategoryArticle} {firstCategory} event[ at {firstVenue}|].', ['firstVenue']),
-    p('Its recorded history begins on {firstDate}, when {firstVenue} hosted “{firstTitle}”.', ['firstVenue']),
-    p('Its recorded history begins on {firstDate} with “{firstTitle}”, {firstCategoryArticle} {firstCategory} event.'),
+    p('Townbeat’s [record|account] of it [starts|opens] on {firstDate}, when {firstVenue} hosted “{firstTitle}”.', ['firstVenue']),
+    p('Townbeat has been recording gatherings here since {firstDate}; the first was “{firstTitle}”, {firstCategoryArticle} {firstCategory} event.'),
   ].map((ph) => ({ ...ph, needs: [...(ph.needs ?? []), 'firstTitle'] })),
   [
-    p('[Since then|From that day on], {eventCountWords} events in all have been [held|recorded] here[, across {venueCountWords} venues|].', ['lastTitle', 'venueCountWords']),
-    p('[Since then|From that day on], {eventCountWords} events in all have been [held|recorded] here.', ['lastTitle']),
-    p('[So far|To date] it is the only one here that has already taken place.', ['firstTitle'], ['lastTitle']),
+    p('[Since then|From that day on], Townbeat has recorded {eventCountWords} events in all here[, across {venueCountWords} venues|].', ['lastTitle', 'venueCountWords']),
+    p('[Since then|From that day on], Townbeat has recorded {eventCountWords} events in all here.', ['lastTitle']),
+    p('[So far|To date] it is the only one Townbeat has recorded here that has already taken place.', ['firstTitle'], ['lastTitle']),
   ],
   [
-    p('{topCategoryCap} has been its [strongest|most frequent|steadiest] note, with {topCategoryCountWords} of those events; {otherCategories} [fill out|round out|make up] the rest.', ['otherCategories']),
+    p('{topCategoryCap} has been the [strongest|most frequent|steadiest] note of that record, with {topCategoryCountWords} of those events; {otherCategories} [fill out|round out|make up] the rest.', ['otherCategories']),
     p('Every one of them has been {topCategory}.', ['lastTitle'], ['otherCategories']),
   ],
   [
@@ -305,7 +307,7 @@ const HISTORY: Slot[] = [
     p('The most recent chapter was written on {lastDate}, with “{lastTitle}”.', ['lastTitle']),
   ],
   [
-    p('Townbeat has not yet recorded a gathering here: this history [is still unwritten|has yet to begin], waiting for the first flyer, feed or neighbour to add to it.', [], ['firstTitle']),
+    p('Townbeat has not yet recorded a gathering here: its page in Townbeat [is still blank|has yet to be written], waiting for the first flyer, feed or neighbour to add to it.', [], ['firstTitle']),
   ],
 ];
 
@@ -316,13 +318,13 @@ const LEGEND: Slot[] = [
     p('If you ask around {area}, [someone|sooner or later someone] will tell you about {object}.'),
   ],
   [
-    p('It first showed itself on {firstDate}, the day of “{firstTitle}”[ at {firstVenue}|], when [people|someone in the crowd] first noticed {sign}.', ['firstTitle', 'firstVenue']),
-    p('It first showed itself on {firstDate}, the day of “{firstTitle}”, when [people|someone in the crowd] first noticed {sign}.', ['firstTitle'], ['firstVenue']),
+    p('[The story goes|Some say] that on {firstDate}, the day of “{firstTitle}”[ at {firstVenue}|], [people|someone in the crowd] noticed {sign}.', ['firstTitle', 'firstVenue']),
+    p('[The story goes|Some say] that on {firstDate}, the day of “{firstTitle}”, [people|someone in the crowd] noticed {sign}.', ['firstTitle'], ['firstVenue']),
     p('{figureCap} is said to walk the {distance} between {place} and {city}’s centre [every|each] [first frost|longest night|new moon], heading home toward {nearest}.', ['distance', 'nearest'], ['firstTitle']),
     p('{figureCap} is said to [keep|guard] it, and [on quiet nights|when the streets are empty] you may notice {sign}.', [], ['firstTitle']),
   ],
   [
-    p('Since then, at every {topCategory} gathering[ here|] — and there have been {topCategoryCountWords} — someone [swears|claims] to have seen {figure}.', ['topCategoryCountWords', 'lastTitle']),
+    p('Since then, at every {topCategory} gathering[ here|] — and Townbeat has recorded {topCategoryCountWords} — someone [swears|claims] to have seen {figure}.', ['topCategoryCountWords', 'lastTitle']),
     p('[Regulars|Those who were there] say {figure} came back for “{lastTitle}” on {lastDate}[, and stayed until the last guest left|, standing just outside the light].', ['lastTitle']),
   ],
   [
@@ -340,25 +342,25 @@ const MYSTERY: Slot[] = [
   [p('[Here is a puzzle|Here is something odd|Something does not add up] about {place}.'), p('{place} has a [small|quiet] mystery[ that no one in {neighbours} can explain|].', ['neighbours'])],
   [
     p('Of the {eventCountWords} past events on record here, {topWeekdayCountWords} fell on a {topWeekday}. [Nobody planned it that way|No organiser admits to planning it] — or so they say.', ['topWeekday']),
-    p('Townbeat has no gathering in {place} on record that has already taken place. [Why a place|How a place] {distance} from downtown, [between|right beside] {neighbours}, stayed so quiet until now is anyone’s guess.', ['neighbours', 'distance'], ['firstTitle']),
+    p('Townbeat has no gathering in {place} on record that has already taken place. [Why a place|How a place] {distance} from downtown, [between|right beside] {neighbours}, has not yet reached Townbeat’s records is anyone’s guess.', ['neighbours', 'distance'], ['firstTitle']),
     p('Townbeat has no gathering in {place} on record that has already taken place, right in the middle of {city}.', [], ['firstTitle', 'distance']),
-    p('Of its {eventCountWords} past events, no two fell on the same day of the week[, as if each one waited its turn|, which is stranger than it sounds].', ['lastTitle'], ['topWeekday']),
-    p('Townbeat has exactly one record of a gathering here: “{firstTitle}” on {firstDate}. [Nothing before it, nothing since.|What came before it, and why nothing followed, is not written down.]', ['firstTitle'], ['lastTitle']),
+    p('Of the {eventCountWords} past events Townbeat recorded here, no two fell on the same day of the week[, as if each one waited its turn|, which is stranger than it sounds].', ['lastTitle'], ['topWeekday']),
+    p('Townbeat has exactly one record of a gathering here that has already taken place: “{firstTitle}” on {firstDate}. [Whatever happened here before it, Townbeat did not see.|What came before it is not in Townbeat’s records.]', ['firstTitle'], ['lastTitle']),
   ],
   [
     p('Then there is the silence: between {gapFrom} and {gapTo}, {gapDays} days passed with nothing recorded at all, from “{gapAfterTitle}” to “{gapBeforeTitle}”.', ['gapDays']),
-    p('{topPartOfDayCountWordsCap} of its gatherings began in the {topPartOfDay}, [as if the place itself keeps a clock|as if something here keeps time].', ['topPartOfDay']),
+    p('{topPartOfDayCountWordsCap} of the gatherings Townbeat recorded here began in the {topPartOfDay}, [as if the place itself keeps a clock|as if something here keeps time].', ['topPartOfDay']),
   ],
   [
-    p('And the first event here was {firstCategory}, as was the latest — “{firstTitle}” and “{lastTitle}”, {firstDate} and {lastDate}.', ['sameBookends']),
-    p('The first record, “{firstTitle}” on {firstDate}, [reads like any other|looks ordinary enough]; the {topCategory} events that followed did not [stop|let up].', ['firstTitle', 'otherCategories']),
+    p('And the first event Townbeat recorded here was {firstCategory}, as was the latest — “{firstTitle}” and “{lastTitle}”, {firstDate} and {lastDate}.', ['sameBookends']),
+    p('Townbeat’s first record here, “{firstTitle}” on {firstDate}, [reads like any other|looks ordinary enough]; the {topCategory} events recorded after it did not [stop|let up].', ['firstTitle', 'otherCategories']),
   ],
   [p('[Know why|Have an explanation|Remember something the records missed]? Share your story.')],
 ];
 
 const TITLES: Record<GeneratedCategory, Slot> = {
   legend: [p('The Legend of the {titleObject}'), p('{figureCap} of {place}'), p('{place} and the {titleObject}')],
-  history: [p('A Short History of {place}'), p('{place}: [A History|The Record So Far]'), p('[How|When] {place} Began to Gather', ['firstTitle'])],
+  history: [p('A Short History of {place}'), p('{place}: [A Recent History|The Record So Far]'), p('{place} in Townbeat’s Records', ['firstTitle'])],
   mystery: [p('The {topWeekday} Mystery of {place}', ['topWeekday']), p('The [Quiet|Silent] Mystery of {place}', [], ['firstTitle']), p('What Happened in {place}?'), p('The {gapDays} Silent Days of {place}', ['gapDays'])],
 };
 
