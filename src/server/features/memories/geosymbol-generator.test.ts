@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PORTLAND } from '../../city.ts';
-import { analyse, composeTexts, difficultyOf, emotionalResonance, geocode, keyPhrases, sentiment, specificity, type KnownPlace } from './geosymbol-generator.ts';
+import { analyse, composeTexts, difficultyOf, emotionalResonance, geocode, keyPhrases, nounPhrases, sentiment, specificity, themesOf, type KnownPlace } from './geosymbol-generator.ts';
 
 const places: KnownPlace[] = [
   ...PORTLAND.neighbourhoods.map((n): KnownPlace => ({ name: n.name, kind: 'neighbourhood', lat: n.lat, lng: n.lng, neighbourhood: n.name })),
@@ -64,5 +64,64 @@ describe('composeTexts', () => {
     expect(texts.AR_overlay).toContain('Red Kite');
     expect(facts.sentiment.label).toBe('positive');
     expect(facts.reward).toBeGreaterThanOrEqual(10);
+  });
+});
+
+const forge = (location: string, memory: string, outputType: 'Memory Rune' | 'Story Unlock' = 'Memory Rune') => {
+  const input = { location, memory, symbolicElements: '', userContext: '', outputType };
+  const facts = analyse(input, null, []);
+  return { facts, texts: composeTexts(input, facts) };
+};
+
+describe('emotional resonance of memories without feeling words', () => {
+  it('scores family, ritual, childhood, love and loss as resonant, and a plain fact as not', () => {
+    const resonant = [
+      'My grandfather taught me to skip stones here every Sunday.',
+      'When I was a kid my brother and I used to race our bikes past the bakery.',
+      'I proposed to my wife under the oak tree by the pool.',
+      'After my mom passed away I walked down this street every evening to the bookshop.',
+      'Our daughter took her first steps on this lawn.',
+    ];
+    for (const memory of resonant) {
+      const { facts } = forge('Sellwood', memory);
+      expect(facts.resonance, memory).toBeGreaterThanOrEqual(5);
+      expect(facts.sentiment.label, memory).not.toBe('neutral');
+    }
+    expect(themesOf('My grandfather taught me to skip stones here every Sunday.').map((t) => t.name)).toEqual(['family', 'ritual', 'teaching']);
+    expect(forge('Sellwood', 'After my mom passed away I walked down this street every evening.').facts.sentiment.label).not.toBe('positive');
+    expect(forge('Pioneer Square', 'The bus stop is on the corner near the fountain.').facts.resonance).toBeLessThan(2);
+  });
+});
+
+describe('noun phrases for titles and clues', () => {
+  it('ends every phrase in a noun: no verbs, adverbs or lone adjectives', () => {
+    const phrases = (t: string) => nounPhrases(t).map((p) => p.join(' '));
+    expect(phrases('Herons watched from the reeds.')).toEqual(['herons', 'reeds']);
+    expect(phrases('My grandfather taught me to skip stones.')).toEqual(['grandfather', 'stones']);
+    expect(phrases('He told me about his whole life.')).toEqual(['life']);
+    expect(phrases('We raced our bikes past the bakery, eating warm cinnamon rolls.')).toEqual(['bikes', 'bakery', 'warm cinnamon rolls']);
+    expect(phrases('The stones were flat and she passed away quietly.')).toEqual(['stones']);
+  });
+
+  it('titles and clues name things at the place, grammatically', () => {
+    const cases: [string, string][] = [
+      ['Laurelhurst Park duck pond', 'My grandfather taught me to skip stones here every Sunday. Herons watched from the reeds while he told me about his whole life.'],
+      ['Laurelhurst Park duck pond', 'My grandfather taught me to skip stones here every Sunday…'],
+      ['Hawthorne', 'After my mom passed away I walked down Hawthorne every evening to the little bookshop she loved.'],
+      ['Mt Tabor', 'We watched the fireworks from the old volcano with Anna and Marco, eating cold pizza on a blanket.'],
+      ['Alberta Street', 'When I was a kid my brother and I used to race our bikes past the bakery and buy warm cinnamon rolls.'],
+    ];
+    for (const [location, memory] of cases) {
+      const { texts } = forge(location, memory);
+      const all = `${texts.symbol} | ${texts.story_trigger} | ${texts.AR_overlay}`;
+      // No verb fragments, no bare abstractions, no "the" before a name, no place as its own clue.
+      expect(all, memory).not.toMatch(/taught|watched|passed|eating|whole life|signs of (?:sunday|life|whole)|the (?:Anna|Marco|Hawthorne)|signs of Hawthorne/i);
+      expect(texts.story_trigger, memory).toMatch(/look for (?:signs of )?(?:the [a-z]+(?: [a-z]+)*|[A-Z][a-z]+)[ ,]/);
+    }
+    const grandfather = forge('Laurelhurst Park duck pond', cases[0]![1]).texts;
+    expect(grandfather.symbol).toBe('Rune of the Stones');
+    expect(grandfather.story_trigger).toContain('signs of the herons');
+    expect(grandfather.AR_overlay).toMatch(/glows warmly/);
+    expect(grandfather.AR_overlay).not.toMatch(/resonance 0\//);
   });
 });

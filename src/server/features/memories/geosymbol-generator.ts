@@ -1,6 +1,9 @@
-// The built-in memory forge engine (decisions: AI features work offline): key phrases by a
-// RAKE-style scorer, emotional resonance from a small valence lexicon with negation, difficulty
-// from length and specificity, and a symbol, story trigger and AR overlay composed from them.
+// The built-in memory forge engine (decisions: AI features work offline): key phrases are noun
+// phrases (a light part-of-speech pass: verbs, adverbs and trailing adjectives end a phrase)
+// ranked RAKE-style; emotional resonance comes from a small valence lexicon with negation and
+// from the themes that make a memory matter without feeling words (family, ritual, childhood,
+// love, loss, being taught); difficulty from length and specificity; and a symbol, story trigger
+// and AR overlay composed from them.
 // A language model, when configured, only rewrites the three texts from the same facts.
 import type { CodexEntry, OutputType } from '../../../contract/memories.ts';
 import { GEOSYMBOL_DIFFICULTIES } from '../../../contract/memories.ts';
@@ -44,29 +47,117 @@ export function tokenize(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? []).filter(Boolean);
 }
 
+// --- Noun phrases ----------------------------------------------------------------------------
+
+/** Verbs that are never nouns, in any form a memory uses (irregular pasts above all). */
+const VERBS = new Set(
+  (
+    'taught teach teaches teaching said say says told tell tells took take takes gave give gives saw see sees seen came come comes went go goes gone ran ' +
+    'sat sit sits stood stand stands held hold holds kept keep keeps left found find finds brought bring brings bought buy buys caught thought fought ' +
+    'met meet meets built sent spent grew grow grows knew know knows threw throw throws drew wrote write writes rode spoke woke chose drove ate eat eats fell ' +
+    'hid swam sang began begin drank won dug hung stuck struck swung led fed heard hear hears paid laid sold slept swept wept meant lent forgot forget got ' +
+    'let put cut hit quit shut became become becomes lay lie lies seemed seem seems tried try tries asked ask asks wanted want wants needed need ' +
+    'liked loved lived live lives believed happened happen happens moved showed shown learned learnt learn learns watched smiled laughed cried looked ' +
+    'would could should might must shall will can may did does done doing do had has have having was were is are am be been being'
+  ).split(' '),
+);
+/** Words that are verbs after "to", a subject pronoun or a modal, and nouns after "the" ("to skip stones" / "a skip"). */
+const VERB_OR_NOUN = new Set(
+  (
+    'skip walk watch play run swim fish feed dance kiss hug ride climb jump talk visit look help start turn wait share cook bake sing drink call ' +
+    'picnic skate sled race sail row paddle fly hike stroll wander read listen hide throw catch toss kick draw paint plant pick chase'
+  ).split(' '),
+);
+/** Prepositions, particles and adverbs the stop words lack: each ends a phrase ("bikes past", "passed away"). */
+const PARTICLES = new Set(
+  (
+    'past near across along behind beside beyond toward towards onto upon inside outside within among next away ago again together soon often later ' +
+    'maybe almost alone instead anyway afterwards upstairs downstairs till whenever wherever though although unless since'
+  ).split(' '),
+);
+/** People: a clue or a symbol is better a thing one could see at the place. */
+const PEOPLE = new RegExp(
+  '^(?:grand\\w+|granny|nana|nan|gran|moms?|mums?|mothers?|dads?|fathers?|papa|mama|parents?|sisters?|brothers?|sons?|daughters?|aunts?|auntie|uncles?|cousins?|wife|husband|kids?|children|child|bab(?:y|ies)|famil(?:y|ies)|nieces?|nephews?|siblings?|friends?|people|man|men|woman|women|girls?|boys?|neighbou?rs?|partner|girlfriend|boyfriend|sweetheart)$',
+);
+const SUBJECTS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'to', 'would', 'could', 'should', 'will', 'can', 'did', "didn't", "would've", 'used', 'let', "let's", 'and']);
+/** Adjectives that cannot end a noun phrase ("whole life" is not a place clue; "the stones were flat"). */
+const ADJECTIVES = new Set(
+  (
+    'whole entire same other own old new big small little long short tall high low young tiny huge large great good bad best worst red blue green ' +
+    'yellow white black grey gray brown pink purple orange golden silver flat round warm cold hot cool wet dry dark bright quiet loud soft hard ' +
+    'happy sad early late favourite favorite beautiful lovely perfect wonderful special last next only real true dear sweet kind gentle proud ' +
+    'patient wild calm still empty full open'
+  ).split(' '),
+);
+/** Determiner-like words dropped from the front of a phrase. */
+const LEADING_DROP = new Set(['whole', 'entire', 'same', 'other', 'own', 'last', 'next', 'only', 'real', 'true']);
+/** -ing and -ly words that are nouns. */
+const NOUN_ING = new Set('morning evening wedding building ceiling painting spring string swing wing ring king pudding clothing meeting gathering opening ending beginning sibling darling duckling sapling offering landing railing setting crossing clearing stuffing icing lightning'.split(' '));
+const NOUN_LY = new Set('family belly lily jelly holly rally ally bully july italy sally fly butterfly dragonfly firefly assembly anomaly'.split(' '));
+const NOUN_ED = new Set('bed shed sled red hundred sacred kindred naked wicked beloved rugged ragged jagged crooked'.split(' '));
+/** Heads that make a poor symbol or clue: time and abstractions. */
+const ABSTRACT = new Set(
+  (
+    'life lives time times year years day days week weeks weekend weekends month months moment moments minute minutes hour hours morning mornings ' +
+    'afternoon afternoons evening evenings night nights rest kind part lot bit way memory memories story stories sunday sundays monday mondays ' +
+    'tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays summer summers winter winters spring autumn fall ' +
+    'childhood age idea reason sense feeling feelings heart world'
+  ).split(' '),
+);
+
+type Tag = 'break' | 'noun' | 'adj' | 'participle';
+
+function tagOf(tok: string, prev: string | undefined): Tag {
+  if ((STOP_WORDS.has(tok) && !NOUN_ING.has(tok)) || PARTICLES.has(tok) || /^\d/.test(tok) || tok.length < 3) return 'break';
+  if (VERBS.has(tok) || (VERB_OR_NOUN.has(tok) && prev !== undefined && SUBJECTS.has(prev))) return 'break';
+  if (tok.endsWith('ly') && !NOUN_LY.has(tok)) return 'break';
+  if (ADJECTIVES.has(tok) || /(ous|less|ful)$/.test(tok)) return 'adj';
+  if ((tok.length >= 5 && tok.endsWith('ed') && !tok.endsWith('eed') && !NOUN_ED.has(tok)) || (tok.length >= 5 && tok.endsWith('ing') && !NOUN_ING.has(tok))) return 'participle';
+  if (tok.includes("'") && !tok.endsWith("'s")) return 'break';
+  return 'noun';
+}
+
+/** The noun phrases of a text, each as its words: modifiers then at least one noun, at most three words. */
+export function nounPhrases(text: string): string[][] {
+  const out: string[][] = [];
+  for (const chunk of text.split(/[.,;:!?()"\u2014\u2013\u2026\n]+|\s-\s/)) {
+    const toks = tokenize(chunk);
+    let run: { tok: string; tag: Tag }[] = [];
+    const flush = () => {
+      // A phrase ends in a noun: trailing verbs-in-disguise ("herons watched") and adjectives go.
+      while (run.length && run[run.length - 1]!.tag !== 'noun') run.pop();
+      // In front, determiner-like words go, and a participle not right before a noun is a verb ("eating cold pizza").
+      while (run.length && (LEADING_DROP.has(run[0]!.tok) || (run[0]!.tag === 'participle' && run[1]?.tag !== 'noun'))) run.shift();
+      if (run.length) out.push(run.slice(-3).map((r) => r.tok));
+      run = [];
+    };
+    toks.forEach((tok, i) => {
+      const tag = tagOf(tok, toks[i - 1]);
+      if (tag === 'break') flush();
+      else {
+        // A participle after a noun starts a new clause ("the herons watched us"), not a modifier.
+        if (tag === 'participle' && run.length && run[run.length - 1]!.tag === 'noun') flush();
+        run.push({ tok, tag });
+      }
+    });
+    flush();
+  }
+  return out;
+}
+
+const headOf = (phrase: string) => phrase.split(' ').pop() ?? phrase;
+/** Whether a phrase is about time or an abstraction ("every sunday", "whole life") rather than a thing to look for. */
+export const isAbstract = (phrase: string) => ABSTRACT.has(headOf(phrase));
+
 /**
- * Key phrases, most salient first: runs of content words between stop words and punctuation,
- * each scored by the sum of its words' degree/frequency (RAKE); capitalised names weigh more.
+ * Key phrases, most salient first: noun phrases scored by the sum of their words'
+ * degree/frequency (RAKE); capitalised names weigh more, feeling words and time or abstract
+ * heads less, so things one could look for at the place come first.
  */
 export function keyPhrases(text: string, max = 5): string[] {
-  const named = new Set((text.match(/(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+/g) ?? []).map((w) => w.toLowerCase()));
-  const phrases: string[][] = [];
-  for (const chunk of text.split(/[.,;:!?()"\u2014\u2013\n]+|\s-\s/)) {
-    let current: string[] = [];
-    for (const tok of tokenize(chunk)) {
-      if (STOP_WORDS.has(tok) || tok.length < 3 || /^\d+$/.test(tok)) {
-        if (current.length) phrases.push(current);
-        current = [];
-      } else {
-        current.push(tok);
-        if (current.length === 3) {
-          phrases.push(current);
-          current = [];
-        }
-      }
-    }
-    if (current.length) phrases.push(current);
-  }
+  const days = /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/;
+  const named = new Set((text.match(/(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+/g) ?? []).map((w) => w.toLowerCase()).filter((w) => !days.test(w)));
+  const phrases = nounPhrases(text);
   const freq = new Map<string, number>();
   const degree = new Map<string, number>();
   for (const p of phrases) {
@@ -78,18 +169,88 @@ export function keyPhrases(text: string, max = 5): string[] {
   const scored = new Map<string, number>();
   for (const p of phrases) {
     const key = p.join(' ');
-    const s = p.reduce((sum, w) => sum + (degree.get(w)! / freq.get(w)!) * (named.has(w) ? 1.5 : 1) * (w in LEXICON ? 0.8 : 1), 0);
+    let s = p.reduce((sum, w) => sum + (degree.get(w)! / freq.get(w)!) * (named.has(w) ? 1.5 : 1) * (w in LEXICON ? 0.8 : 1), 0);
+    if (isAbstract(key)) s *= 0.25;
     scored.set(key, Math.max(scored.get(key) ?? 0, s));
   }
   const ranked = [...scored.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).map(([k]) => k);
   // Drop phrases wholly contained in a better-ranked one.
   const out: string[] = [];
   for (const p of ranked) {
-    if (out.some((o) => o.includes(p))) continue;
+    if (out.some((o) => ` ${o} `.includes(` ${p} `))) continue;
     out.push(p);
     if (out.length === max) break;
   }
   return out;
+}
+
+// --- Themes ----------------------------------------------------------------------------------
+
+/** What makes a memory matter beyond feeling words: each theme's weight in resonance and its lean in mood. */
+export const THEMES: Readonly<Record<string, { weight: number; lean: number; cues: RegExp }>> = {
+  family: {
+    weight: 1.3,
+    lean: 1,
+    cues: /\b(grand(?:father|mother|pa|ma|dad|parents?|kids?|children|son|daughter)s?|granny|nana|nan|gran|mom|moms|mum|mums|mother|mothers|dad|dads|father|fathers|papa|mama|parents?|sisters?|brothers?|sons?|daughters?|aunts?|auntie|uncles?|cousins?|wife|husband|kids|children|babies|baby|famil(?:y|ies)|nieces?|nephews?|siblings?)\b/gi,
+  },
+  ritual: {
+    weight: 1,
+    lean: 0.5,
+    cues: /\b(every|each)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday|week(?:end)?|morning|evening|night|summer|winter|spring|fall|autumn|year|christmas|birthday|day)s?\b|\bused to\b|\btraditions?\b|\britual\b|\bannual\b|\bfor years\b|\byear after year\b|\bevery time\b/gi,
+  },
+  childhood: {
+    weight: 1,
+    lean: 0.5,
+    cues: /\bwhen (?:i|we) (?:was|were) (?:a kid|kids|little|young|small|a child|children|\w+ years old|\d+)\b|\bas (?:a kid|kids|a child|children|a (?:little )?(?:girl|boy))\b|\bchildhood\b|\bgrew up\b|\byears old\b|\blittle (?:girl|boy)\b/gi,
+  },
+  teaching: { weight: 1, lean: 1, cues: /\b(?:taught|showed|teaching|told) (?:me|us)\b|\blearn(?:ed|t) to\b|\bheld my hand\b/gi },
+  love: {
+    weight: 1.3,
+    lean: 2,
+    cues: /\b(?:in love|fell for|first date|first kiss|kissed|proposed|engaged|wedding|married|honeymoon|anniversary|sweetheart|girlfriend|boyfriend|partner|love of my life)\b/gi,
+  },
+  loss: {
+    weight: 1.6,
+    lean: -2,
+    cues: /\b(?:passed away|passed on|died|death|funeral|memorial|grave|ashes|last time|never again|miss (?:him|her|them|you|it)|lost (?:him|her|my)|no longer (?:here|with us)|goodbye)\b/gi,
+  },
+  milestone: { weight: 0.8, lean: 1, cues: /\b(?:was born|birthday|graduat(?:ed|ion)|first (?:day|time|home|apartment|job|steps)|moved here|retired)\b/gi },
+};
+
+export interface Theme {
+  name: string;
+  /** The words that showed it, as written. */
+  evidence: string[];
+}
+
+/** The themes a memory touches, each with the words that showed it. */
+export function themesOf(text: string): Theme[] {
+  const out: Theme[] = [];
+  for (const [name, t] of Object.entries(THEMES)) {
+    const evidence = [...new Set((text.match(t.cues) ?? []).map((m) => m.toLowerCase()))];
+    if (evidence.length) out.push({ name, evidence });
+  }
+  return out;
+}
+
+/** The lexicon's sentiment with the themes' leaning added: a grandfather's Sunday lesson is warm though no word says so. */
+export function withThemes(s: Sentiment, themes: readonly Theme[]): Sentiment {
+  let { score, magnitude, positive, negative } = s;
+  for (const t of themes) {
+    const lean = THEMES[t.name]!.lean;
+    score += lean;
+    magnitude += Math.abs(lean);
+    if (lean > 0) positive += lean;
+    else negative -= lean;
+  }
+  return { score, magnitude, positive, negative, label: labelOf(score, magnitude, positive, negative) };
+}
+
+function labelOf(score: number, magnitude: number, positive: number, negative: number): Sentiment['label'] {
+  // One mild word ("cold pizza") does not make a mood.
+  if (magnitude < 1.5) return 'neutral';
+  if (positive > 0 && negative > 0 && Math.min(positive, negative) / Math.max(positive, negative) > 0.4) return 'mixed';
+  return score >= 0 ? 'positive' : 'negative';
 }
 
 export interface Sentiment {
@@ -122,14 +283,17 @@ export function sentiment(text: string): Sentiment {
     if (v > 0) positive += v;
     else negative -= v;
   });
-  const label = magnitude === 0 ? 'neutral' : positive > 0 && negative > 0 && Math.min(positive, negative) / Math.max(positive, negative) > 0.4 ? 'mixed' : score >= 0 ? 'positive' : 'negative';
-  return { score, magnitude, positive, negative, label };
+  return { score, magnitude, positive, negative, label: labelOf(score, magnitude, positive, negative) };
 }
 
-/** 0..10 with one decimal: saturating in the amount of feeling, so a few strong words reach 7 or 8. */
-export function emotionalResonance(s: Sentiment, wordCount: number): number {
+/**
+ * 0..10 with one decimal: saturating in the amount of feeling (of the lexicon's words, `s`) and
+ * in the themes that make a memory matter, so a few strong words or a family ritual reach 6 to 8.
+ */
+export function emotionalResonance(s: Sentiment, wordCount: number, themes: readonly Theme[] = []): number {
   const density = wordCount ? s.magnitude / Math.sqrt(wordCount) : 0;
-  const r = 10 * (1 - Math.exp(-(s.magnitude / 10 + density / 2)));
+  const themed = themes.reduce((sum, t) => sum + THEMES[t.name]!.weight * Math.min(2, 1 + (t.evidence.length - 1) * 0.25), 0);
+  const r = 10 * (1 - Math.exp(-(s.magnitude / 10 + density / 2 + themed * 0.35)));
   return Math.round(Math.min(10, Math.max(0, r)) * 10) / 10;
 }
 
@@ -256,7 +420,10 @@ export interface ForgeInput {
 
 export interface ForgeFacts {
   keyPhrases: string[];
+  /** The lexicon's sentiment with the themes' leaning. */
   sentiment: Sentiment;
+  /** Names of the themes the memory touches (family, ritual, ...). */
+  themes: string[];
   resonance: number;
   difficulty: Difficulty;
   reward: number;
@@ -288,19 +455,35 @@ const SHAPES: Record<OutputType, string> = {
   'Audio Memory': 'rippling sound wave',
 };
 
-/** Splits the optional symbolic elements ("a red kite, grandma's bench") into items. */
+/** Splits the optional symbolic elements ("a red kite, grandma's bench") into items, without their leading article or "my". */
 export function elementsOf(symbolicElements: string): string[] {
   return symbolicElements
     .split(/[,;\n]|\band\b/)
-    .map((s) => s.trim())
+    .map((s) => s.trim().replace(/^(?:a|an|the|my|our|his|her|their)\s+/i, ''))
     .filter((s) => s.length > 1)
     .slice(0, 4);
 }
 
+/** A noun phrase with "the" in front, unless it is a name ("the herons", "Anna"). */
+function withThe(phrase: string, memory: string): string {
+  // Capitalised inside a sentence, never lower-case: a name (a capital at a sentence's start is no sign).
+  const capitalised = new Set((memory.match(/(?<![.!?\u2026]\s)(?<!^)\b[A-Z][a-z]+/g) ?? []).map((w) => w.toLowerCase()));
+  const named = phrase.split(' ').every((w) => capitalised.has(w) && !new RegExp(`\\b${w}\\b`).test(memory));
+  return named ? title(phrase) : `the ${phrase}`;
+}
+
 /** The built-in symbol, story trigger and AR overlay from the facts. */
 export function composeTexts(input: ForgeInput, f: ForgeFacts): ForgeTexts {
-  const main = title(f.elements[0] ?? f.keyPhrases[0] ?? (input.location || 'memory'));
-  const second = f.keyPhrases.find((p) => title(p) !== main) ?? f.keyPhrases[0] ?? 'what happened here';
+  // Things one could look for at the place before times and abstractions ("every sunday", "life").
+  // The place itself is no clue to look for at the place.
+  const placeWords = ` ${[input.location, f.place?.name ?? ''].join(' ').toLowerCase()} `;
+  const concrete = f.keyPhrases.filter((p) => !isAbstract(p) && !placeWords.includes(` ${p} `));
+  const isPerson = (p: string) => PEOPLE.test(headOf(p));
+  // Things before people: "the stones" is a clue one can look for, "the grandfather" is not.
+  concrete.sort((a, b) => Number(isPerson(a)) - Number(isPerson(b)));
+  const main = title(f.elements[0] ?? concrete[0] ?? (input.location || 'memory'));
+  const secondPhrase = concrete.find((p) => title(p) !== main) ?? concrete[0];
+  const second = secondPhrase ? withThe(secondPhrase, input.memory) : 'what happened here';
   const where = f.place?.name ?? input.location;
   const mood = MOOD[f.sentiment.label];
   const symbol = {
@@ -318,7 +501,7 @@ export function composeTexts(input: ForgeInput, f: ForgeFacts): ForgeTexts {
     'Audio Memory': 'listen for the echo',
   }[input.outputType];
   const feeling = f.sentiment.label === 'neutral' ? '' : ` and recall something ${f.sentiment.label === 'negative' ? 'you lost' : f.sentiment.label === 'mixed' ? 'both sweet and sad' : 'that made you smile'}`;
-  const story_trigger = `Stand at ${where}, look for ${f.elements[0] ?? `signs of ${second}`}${feeling}, then ${action} to unlock the memory of ${second}.`;
+  const story_trigger = `Stand at ${where}, look for ${f.elements[0] ? `the ${f.elements[0]}` : `signs of ${second}`}${feeling}, then ${action} to unlock the memory of ${second}.`;
   const extra = f.elements.length > 1 ? `, with ${f.elements.slice(1).join(' and ')} orbiting it` : '';
   const AR_overlay = `A ${mood.colour} ${SHAPES[input.outputType]} marked “${main}” ${mood.verb} above ${where}${extra}; its glow is ${f.resonance >= 7 ? 'bright' : f.resonance >= 4 ? 'steady' : 'faint'} (resonance ${f.resonance}/10).`;
   return { symbol: symbol.slice(0, 120), story_trigger: story_trigger.slice(0, 500), AR_overlay: AR_overlay.slice(0, 500) };
@@ -328,12 +511,14 @@ export function composeTexts(input: ForgeInput, f: ForgeFacts): ForgeTexts {
 export function analyse(input: ForgeInput, place: KnownPlace | null, codex: CodexEntry[]): ForgeFacts {
   const text = [input.memory, input.userContext].filter(Boolean).join('. ');
   const words = tokenize(input.memory).length;
-  const s = sentiment(text);
-  const resonance = emotionalResonance(s, words);
+  const lexical = sentiment(text);
+  const themes = themesOf(text);
+  const resonance = emotionalResonance(lexical, words, themes);
   const difficulty = difficultyOf(words, specificity(input.memory));
   return {
     keyPhrases: keyPhrases(input.memory),
-    sentiment: s,
+    sentiment: withThemes(lexical, themes),
+    themes: themes.map((t) => t.name),
     resonance,
     difficulty,
     reward: rewardPoints(difficulty, resonance),

@@ -89,6 +89,7 @@ export function createMemoriesService(deps: {
               keyPhrases: facts.keyPhrases,
               symbolicElements: facts.elements,
               mood: facts.sentiment.label,
+              themes: facts.themes,
               emotionalResonance: facts.resonance,
               difficulty: facts.difficulty,
               memory: input.memory,
