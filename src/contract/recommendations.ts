@@ -30,11 +30,22 @@ export type InterestsResponse = z.infer<typeof InterestsResponse>;
 
 /** Community Buzz (Discover home): the latest public actions of other people. */
 export const BUZZ_ACTIONS = ['saved', 'checked_in', 'shared_story', 'scanned_flyer'] as const;
+/** Each action in words, between the actor and the subject ("Mia T. scanned a flyer of Winter Lantern Walk"). */
+export const BUZZ_VERBS: Record<(typeof BUZZ_ACTIONS)[number], string> = {
+  saved: 'saved',
+  checked_in: 'checked in at',
+  shared_story: 'shared the story',
+  scanned_flyer: 'scanned a flyer of',
+};
 export const BuzzItem = z.object({
   id: z.string(),
   /** First name and initial ('Sam L.'). */
   actor: z.string(),
   action: z.enum(BUZZ_ACTIONS),
+  /** The action in words (BUZZ_VERBS), never the raw type. */
+  verb: z.string(),
+  /** How often the person did it on this subject (a flyer scanned twice is one item, counted 2). */
+  count: z.number().int().min(1),
   /** The event's or the story's title. */
   subject: z.string(),
   eventId: z.string().nullable(),

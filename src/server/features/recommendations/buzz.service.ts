@@ -1,9 +1,9 @@
-import type { BuzzResponse } from '../../../contract/recommendations.ts';
+import { BUZZ_VERBS, type BuzzResponse } from '../../../contract/recommendations.ts';
 import type { Db } from '../../db/client.ts';
 import { displayName } from '../gaming/gaming.mapper.ts';
 import { createBuzzRepository } from './buzz.repository.ts';
 
-/** Community Buzz: what other people did lately, named by first name and initial. */
+/** Community Buzz: what other people did lately, named by first name and initial, each action in words. */
 export function createBuzzService(deps: { db: Db }) {
   const repo = createBuzzRepository(deps.db);
   return {
@@ -14,6 +14,8 @@ export function createBuzzService(deps: { db: Db }) {
           id: r.id,
           actor: displayName(r.firstName, r.lastName, false),
           action: r.action,
+          verb: BUZZ_VERBS[r.action],
+          count: Number(r.count),
           subject: r.subject,
           eventId: r.eventId,
           storyId: r.storyId,

@@ -105,6 +105,33 @@ describe('/api/user/interests', () => {
 });
 
 describe('GET /api/community/buzz', () => {
+  it('says every action in words and shows a repeat once, counted, without merging distinct actions', async () => {
+    const me = await newUser(t.app, { firstName: 'Me', lastName: 'Again' });
+    const mia = await newUser(t.app, { firstName: 'Mia', lastName: 'Tran' });
+    const walk = await buildEvent(t.database.db, { title: 'Winter Lantern Walk' });
+    const fair = await buildEvent(t.database.db, { title: 'Craft Fair' });
+    const db = t.database.db;
+    const scan = async (eventId: string) => {
+      await db.insert(flyerScans).values({ userId: mia.user.id, eventId, isNew: false, extraction: {} as never, text: '', confidence: 1, ocrMs: 1, createdAt: t.clock.now() });
+      later(1);
+    };
+    await scan(walk.id);
+    await scan(walk.id);
+    await scan(fair.id);
+    expect((await send('POST', `/api/user/favorites/${walk.id}`, undefined, mia.cookie)).statusCode).toBe(200);
+    later(1);
+    await scan(walk.id);
+    const items = (await get('/api/community/buzz?limit=10', me.cookie)).json().items as { id: string; actor: string; action: string; verb: string; count: number; subject: string }[];
+    const mine = items.filter((i) => i.actor === 'Mia T.');
+    expect(mine.map((i) => `${i.actor} ${i.verb} ${i.subject}${i.count > 1 ? ` (${i.count})` : ''}`)).toEqual([
+      'Mia T. scanned a flyer of Winter Lantern Walk (3)',
+      'Mia T. saved Winter Lantern Walk',
+      'Mia T. scanned a flyer of Craft Fair',
+    ]);
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+    for (const i of items) expect(i.verb).not.toMatch(/_/);
+  });
+
   it("shows other people's latest public actions, newest first, three by default", async () => {
     const me = await newUser(t.app, { firstName: 'Me', lastName: 'Myself' });
     const sam = await newUser(t.app, { firstName: 'Sam', lastName: 'lee' });

@@ -7,13 +7,6 @@ import { relativeTime, useNow } from './gaming-format.ts';
 /** Spec section 9: Community Buzz shows the 3 latest activities. */
 export const BUZZ_LIMIT = 3;
 
-const VERB: Record<BuzzItem['action'], string> = {
-  saved: 'saved',
-  checked_in: 'checked in at',
-  shared_story: 'shared the story',
-  scanned_flyer: 'scanned a flyer for',
-};
-
 function subjectHref(item: BuzzItem): string | null {
   if (item.eventId) return `/events/${item.eventId}`;
   // The stories page has no per-story address; the story is on it.
@@ -53,7 +46,7 @@ export function CommunityBuzz() {
             return (
               <li key={a.id} className="py-2">
                 <p className="text-sm leading-snug">
-                  <span className="font-semibold">{a.actor}</span> {VERB[a.action]}{' '}
+                  <span className="font-semibold">{a.actor}</span> {a.verb}{' '}
                   {href ? (
                     <Link href={href} className="font-medium text-primary underline-offset-2 hover:underline">
                       {a.subject}
@@ -61,6 +54,7 @@ export function CommunityBuzz() {
                   ) : (
                     <span className="font-medium">{a.subject}</span>
                   )}
+                  {a.count > 1 && <span className="text-muted-foreground"> ({a.count} times)</span>}
                 </p>
                 <p className="text-xs text-muted-foreground">
                   <time dateTime={a.at}>{relativeTime(a.at, now)}</time>

@@ -75,9 +75,9 @@ describe('CommunityBuzz', { timeout: 20_000 }, () => {
   it("shows the community's 3 latest actions with who, what and when, linked, or an empty note", async () => {
     const at = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
     const items: BuzzItem[] = [
-      { id: 'a', actor: 'Sam L.', action: 'saved', subject: 'Jazz Night', eventId: 'e1', storyId: null, at: at(2) },
-      { id: 'b', actor: 'Kim N.', action: 'shared_story', subject: 'The Old Mill', eventId: null, storyId: 's1', at: at(5) },
-      { id: 'c', actor: 'Ola P.', action: 'checked_in', subject: 'Night Market', eventId: 'e2', storyId: null, at: at(7) },
+      { id: 'a', actor: 'Sam L.', action: 'saved', verb: 'saved', count: 1, subject: 'Jazz Night', eventId: 'e1', storyId: null, at: at(2) },
+      { id: 'b', actor: 'Kim N.', action: 'shared_story', verb: 'shared the story', count: 1, subject: 'The Old Mill', eventId: null, storyId: 's1', at: at(5) },
+      { id: 'c', actor: 'Mia T.', action: 'scanned_flyer', verb: 'scanned a flyer of', count: 2, subject: 'Winter Lantern Walk', eventId: 'e2', storyId: null, at: at(7) },
     ];
     const asked: string[] = [];
     stubFetch((url) => {
@@ -89,7 +89,8 @@ describe('CommunityBuzz', { timeout: 20_000 }, () => {
     const list = await screen.findByTestId('community-buzz');
     expect(asked).toEqual(['?limit=3']);
     const rows = within(list).getAllByRole('listitem');
-    expect(rows.map((li) => li.querySelector('p')!.textContent)).toEqual(['Sam L. saved Jazz Night', 'Kim N. shared the story The Old Mill', 'Ola P. checked in at Night Market']);
+    // Every action in words, a repeat counted on its one line.
+    expect(rows.map((li) => li.querySelector('p')!.textContent)).toEqual(['Sam L. saved Jazz Night', 'Kim N. shared the story The Old Mill', 'Mia T. scanned a flyer of Winter Lantern Walk (2 times)']);
     expect(rows[0]!.textContent).toContain('2 minutes ago');
     expect(within(rows[0]!).getByRole('link', { name: 'Jazz Night' }).getAttribute('href')).toBe('/events/e1');
     expect(within(rows[1]!).getByRole('link', { name: 'The Old Mill' }).getAttribute('href')).toBe('/stories');
@@ -105,7 +106,7 @@ describe('CommunityBuzz', { timeout: 20_000 }, () => {
     stubFetch((url) => (url.pathname === '/api/community/buzz' ? json({ items }) : undefined));
     const view = renderApp(<CommunityBuzz />, { user: buildUser() });
     expect(await screen.findByText(/Nothing from the community yet/)).toBeTruthy();
-    items = [{ id: 'a', actor: 'Pat P.', action: 'saved', subject: 'Jazz Night', eventId: 'e1', storyId: null, at: new Date().toISOString() }];
+    items = [{ id: 'a', actor: 'Pat P.', action: 'saved', verb: 'saved', count: 1, subject: 'Jazz Night', eventId: 'e1', storyId: null, at: new Date().toISOString() }];
     applyServerMessage(view.client, { type: 'buzz', data: {} });
     expect(await screen.findByText('Pat P.')).toBeTruthy();
   });
