@@ -64,11 +64,12 @@ export function toEventDetail(
 export const metresPerUnit = (unit: 'mi' | 'km') => METRES_PER_UNIT[unit];
 
 /**
- * An event's page as its sources together tell it: where the kept record leaves a field blank (no
- * description, no price, no place, no image) and a record merged into it gives one, the page shows
- * that record's. Read, never written: the kept record stays its source's own, and a split takes the
- * filled fields away with the record. Only records that were listed before the merge (or, for an
- * event still in review, any) and that their source still lists fill a listed event's blanks.
+ * An event as its sources together tell it: where the kept record leaves a field blank (no
+ * description, no price, no place, no image, no end) and a record merged into it gives one, that
+ * record's. A merge writes the result on the kept row, remembering the record's own values for a
+ * split (duplicates.repository fillFromMergedRecords, pipeline/merge-fill.ts). Only records that
+ * were listed before the merge (or, for an event still in review, any) and that their source still
+ * lists fill a listed event's blanks.
  */
 export function fillFromMerged(row: DetailRow, merged: DetailRow[]): DetailRow {
   const listed = row.event.status === 'approved';

@@ -952,12 +952,13 @@ export function createEventsRepository(db: Db) {
       return row as DetailRow | undefined;
     },
 
-    /** The other sources' records merged into an event, oldest first (what its page may fill blanks from). */
-    async findMergedRecords(eventId: string): Promise<DetailRow[]> {
+    /** The other sources' records merged into these events, oldest first (what a merge fills blanks from). */
+    async findMergedRecords(eventIds: readonly string[]): Promise<DetailRow[]> {
+      if (!eventIds.length) return [];
       return (await db
         .select(summaryColumns(null, undefined))
         .from(events)
-        .where(and(eq(events.mergedInto, eventId), eq(events.status, 'merged')))
+        .where(and(inArray(events.mergedInto, [...eventIds]), eq(events.status, 'merged')))
         .orderBy(asc(events.createdAt), asc(events.id))) as DetailRow[];
     },
 

@@ -13,7 +13,7 @@ import { publishSavedEventNews, tellSavers } from '../ingestion/saved-event-news
 import { createNotification, publishNotifications, type NotificationInput } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { AGGREGATE_BUCKET_MS, createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
-import { fillFromMerged, metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
+import { metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
 
 export const FAVORITE_DISCOVERY_POINTS = RULES.discovered.points;
 const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
@@ -99,8 +99,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       // Records merged into it, and (from before merges kept records) further sources linked to it directly.
       const mergedRecords = links.length - own.length + Math.max(0, new Set(own.map((l) => l.sourceId ?? `${l.sourceType}:${l.url}`)).size - 1);
       const sources = links.map(({ sourceType, url, name }) => ({ sourceType, url, name }));
-      const [dates, merged] = await Promise.all([repo.seriesDates(row.event, clock.now()), links.length > own.length ? repo.findMergedRecords(row.event.id) : []]);
-      return toEventDetail(fillFromMerged(row, merged), sources, unit, { mergedRecords, dates });
+      const dates = await repo.seriesDates(row.event, clock.now());
+      return toEventDetail(row, sources, unit, { mergedRecords, dates });
     },
 
     async stats(now = clock.now()): Promise<EventStats> {

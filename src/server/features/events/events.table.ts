@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -137,6 +138,12 @@ export const events = pgTable(
      * source's later change of its item leaves these as the admin set them.
      */
     editedFields: text('edited_fields').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The fields a merge filled from the records merged into this event, because its own record
+     * left them blank (description, price, place, end): column -> the record's own value (JSON).
+     * A split puts those back; a source's later change of such a field takes it over (merge-fill.ts).
+     */
+    filled: jsonb('filled').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     favoriteCount: integer('favorite_count').notNull().default(0),
     /** A cached copy of the event's image, once fetched and resized (see features/images). */
     imageId: uuid('image_id').references(() => images.id, { onDelete: 'set null' }),

@@ -1,11 +1,13 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
-import { peopleOf } from '../events/events.repository.ts';
+import { createEventsRepository, peopleOf } from '../events/events.repository.ts';
+import { fillFromMerged } from '../events/events.mapper.ts';
 import { eventSources, events, favorites } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import { sources } from './sources.table.ts';
 import type { ProposedPair } from './pipeline/plan-run.ts';
 import { COPIED_EVENT_COLUMNS } from './sources.repository.ts';
+import { fillChanges, unfilledValues } from './pipeline/merge-fill.ts';
 
 export type DuplicatePairRow = typeof duplicatePairs.$inferSelect;
 
@@ -104,6 +106,35 @@ export function createDuplicatesRepository(db: Db) {
           where e.id = ${eventId} or e.id = any(${restored})`);
       }
       return ids;
+    },
+    /**
+     * Fills what each event's own record leaves blank from the records merged into it (see
+     * fillFromMerged: a description, a price, a place, an end), remembering the record's own values
+     * in `filled` so that a split puts them back. Lists, filters and calendars then show them too.
+     */
+    async fillFromMergedRecords(eventIds: readonly string[]): Promise<string[]> {
+      const reads = createEventsRepository(db);
+      const ids = [...new Set(eventIds)];
+      const changed: string[] = [];
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        const [rows, records] = [await reads.findByIds(chunk), await reads.findMergedRecords(chunk)];
+        for (const row of rows) {
+          if (row.event.status === 'merged') continue;
+          const withFill = fillFromMerged(row, records.filter((m) => m.event.mergedInto === row.event.id)).event;
+          const { set, filled } = fillChanges(row.event, withFill, row.event.filled);
+          if (!Object.keys(set).length) continue;
+          await db.update(events).set({ ...set, filled }).where(eq(events.id, row.event.id));
+          changed.push(row.event.id);
+        }
+      }
+      return changed;
+    },
+    /** Puts back what a merge filled in: the event's own record's values (a split). */
+    async unfill(eventId: string) {
+      const [row] = await db.select({ filled: events.filled }).from(events).where(eq(events.id, eventId));
+      if (!row || Object.keys(row.filled).length === 0) return;
+      await db.update(events).set({ ...unfilledValues(row.filled), filled: {} }).where(eq(events.id, eventId));
     },
     /** The event's own links, oldest first: more than one source among them is a merge from before records were kept. */
     ownLinks: (eventId: string) =>

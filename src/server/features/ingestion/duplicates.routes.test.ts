@@ -124,6 +124,16 @@ describe('one event relisted by another site', () => {
     expect(detail.sources.map((s: { name: string }) => s.name).sort()).toEqual(['Listings', 'Venue']);
     expect(detail.venue).toBe('Leftbank Annex');
   });
+
+  it('fills the place the original left blank from a relisting merged into it on arrival', async () => {
+    const page = 'https://tickets.example.org/e/holiday-makers-fair-2026-48213';
+    await source('Listings', 'a', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000', url: page }]);
+    const { run } = await source('Venue', 'b', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', url: page, description: 'Forty makers.' }]);
+    expect(run).toMatchObject({ created: 0, merged: 1 });
+    const items = (await api('GET', '/api/events?search=makers')).json() as { venue: string; lat: number | null; sourceType: string }[];
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ venue: 'Leftbank Annex', lat: 45.5297 });
+  });
 });
 
 describe('possible duplicates for admins', () => {
@@ -208,24 +218,35 @@ describe('possible duplicates for admins', () => {
     expect((await api('POST', `/api/admin/events/${pair.b.id}/split`)).statusCode).toBe(409);
   });
 
-  it("shows on a merged event's page what the kept record leaves blank, until a split takes it back", async () => {
+  it('fills what the kept record leaves blank from the merged one, in lists and on the page, until a split puts it back', async () => {
     await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Forty makers, hot cider.' }]);
     await source('Listings', 'b', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000' }]);
     const [pair] = (await api('GET', '/api/admin/duplicates')).json().pairs as { id: string; a: { id: string; sourceNames: string[] }; b: { id: string } }[];
     // Keep the listings site's record, which names no place, gives no description and no end.
     const keepId = pair!.a.sourceNames[0] === 'Listings' ? pair!.a.id : pair!.b.id;
     const page = async () => (await api('GET', `/api/events/${keepId}`, undefined, member)).json();
-    const before = await page();
-    expect(before).toMatchObject({ venue: '', description: '', endGiven: false });
+    const card = async () => ((await api('GET', '/api/events?search=makers', undefined, member)).json() as { id: string; venue: string; lat: number | null }[]).find((e) => e.id === keepId);
+    expect(await page()).toMatchObject({ venue: '', description: '', endGiven: false });
     expect((await api('POST', `/api/admin/duplicates/${pair!.id}/merge`, { keepId })).statusCode).toBe(200);
     const merged = await page();
     expect(merged).toMatchObject({ id: keepId, venue: 'Leftbank Annex', lat: 45.5297, lng: -122.6668, description: 'Forty makers, hot cider.', endGiven: true, mergedRecords: 1 });
     expect(new Date(merged.endDate).getTime() - new Date(merged.startDate).getTime()).toBe(6 * 3600_000);
-    // Read, never written: the kept record is still its source's own.
-    const [kept] = await queryRows<{ venue_name: string; description: string }>(t.database.db, sql`select venue_name, description from events where id = ${keepId}`);
-    expect(kept).toEqual({ venue_name: '', description: '' });
+    // Lists and filters read the row: the card says where, and a radius around the venue finds it.
+    expect(await card()).toMatchObject({ venue: 'Leftbank Annex', lat: 45.5297 });
+    const near = (await api('GET', '/api/events?lat=45.5297&lng=-122.6668&radius=1', undefined, member)).json() as { id: string }[];
+    expect(near.map((e) => e.id)).toContain(keepId);
+
+    // The kept record's source changes only its title: what was filled stays.
+    feeds.b = ics([{ uid: 'fair@listings', title: 'Holiday Makers Fair 2026', start: '20261205T100000' }]);
+    const [listings] = (await api('GET', '/api/admin/sources')).json().filter((s: { name: string }) => s.name === 'Listings') as { id: string }[];
+    expect((await api('POST', `/api/admin/sources/${listings!.id}/run`)).json()).toMatchObject({ status: 'success', updated: 1 });
+    expect(await page()).toMatchObject({ title: 'Holiday Makers Fair 2026', venue: 'Leftbank Annex', description: 'Forty makers, hot cider.', endGiven: true });
+
+    // A split puts back the record's own blanks.
     expect((await api('POST', `/api/admin/events/${keepId}/split`)).statusCode).toBe(200);
-    expect(await page()).toMatchObject({ venue: '', description: '', endGiven: false, mergedRecords: 0 });
+    expect(await page()).toMatchObject({ venue: '', description: '', endGiven: false, lat: null, mergedRecords: 0 });
+    const [row] = await queryRows<{ filled: object }>(t.database.db, sql`select filled from events where id = ${keepId}`);
+    expect(row!.filled).toEqual({});
   });
 
   it('gives the saves a merge copied back to the records they came from when it is split', async () => {

@@ -66,6 +66,7 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
         const child = target === a ? b : a;
         const now = clock.now();
         await r.mergeInto(child.id, target.id, now);
+        await r.fillFromMergedRecords([target.id]);
         await r.decide(pair.id, 'merged', adminId, now);
         return { eventId: target.id, mergedId: child.id };
       });
@@ -96,6 +97,7 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
         if (event.status === 'merged') throw conflict('This event is merged into another: split that one');
         const now = clock.now();
         const ids = await r.restoreMerged(eventId, now);
+        await r.unfill(eventId);
         const links = await r.ownLinks(eventId);
         const seen = new Set<string>();
         for (const l of links) {

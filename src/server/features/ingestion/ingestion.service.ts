@@ -273,6 +273,9 @@ export function createIngestionService(deps: {
       titled('relisted', RELISTED, plan.counts.relisted);
       const pairs = createDuplicatesRepository(tx);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
+      // Records merged on arrival fill what the events they are one with leave blank (a place, a price, ...).
+      const filled = await pairs.fillFromMergedRecords(plan.newEvents.flatMap((e) => (e.mergedInto ? [e.mergedInto] : [])));
+      for (const id of filled) plan.announce.push({ id, action: 'updated' });
       summary.created += plan.counts.created;
       summary.updated += plan.counts.updated;
       summary.merged += plan.counts.merged;

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { eventSources, events, venues } from '../events/events.table.ts';
+import type { Filled } from './pipeline/merge-fill.ts';
 import type { RunNote } from './run-notes.ts';
 import { sourceRuns, sources } from './sources.table.ts';
 
@@ -66,6 +67,8 @@ export interface EventUpdate extends EventItemFields {
   cancelledBySource: boolean;
   /** Gone because the source said it is postponed (no new date yet); false while listed, dropped or cancelled. */
   postponedBySource: boolean;
+  /** What a merge filled in and the record's own values of it (events.filled, merge-fill.ts). */
+  filled: Filled;
   updatedAt: Date;
 }
 /** An event a source links, as a run compares it with the source's item. */
@@ -77,6 +80,7 @@ export interface LinkedEvent extends EventItemFields {
   goneAt: Date | null;
   cancelledBySource: boolean;
   postponedBySource: boolean;
+  filled: Filled;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -136,7 +140,7 @@ export const COPIED_EVENT_COLUMNS: readonly string[] = [
 ];
 
 /** What a run may change on an event it links (the id first). */
-const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource], ['postponed_by_source', 'boolean', (r) => r.postponedBySource], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
+const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource], ['postponed_by_source', 'boolean', (r) => r.postponedBySource], ['filled', 'jsonb', (r) => JSON.stringify(r.filled)], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
 
 const LINK_COLUMNS: ColumnSpec<RunLinkRow>[] = [
   ['event_id', 'uuid', (r) => r.eventId],
@@ -266,6 +270,7 @@ export function createSourcesRepository(db: Db) {
               goneAt: events.goneAt,
               cancelledBySource: events.cancelledBySource,
               postponedBySource: events.postponedBySource,
+              filled: events.filled,
               editedFields: events.editedFields,
               title: events.title,
               description: events.description,

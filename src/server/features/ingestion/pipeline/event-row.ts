@@ -1,5 +1,6 @@
 import type { Classification } from '../classifier/classifier.ts';
 import type { EventItemFields, RunEventRow } from '../sources.repository.ts';
+import { keepFilled, type Filled } from './merge-fill.ts';
 import type { NormalisedEvent } from './normalise.ts';
 
 type Status = 'pending' | 'approved' | 'rejected';
@@ -75,10 +76,15 @@ const EDITED_COLUMNS: Record<string, (keyof EventItemFields)[]> = {
 
 /**
  * What a source's changed item sets on the event it links: image and URL are kept when the item
- * has none, and what an admin corrected stays as the admin set it.
+ * has none, what an admin corrected stays as the admin set it, and what a merge filled in stays
+ * while the item still leaves it blank (merge-fill.ts).
  */
-export function eventPatch(n: NormalisedEvent, old: EventItemFields & { editedFields: readonly string[] }): EventItemFields & { goneAt: null; cancelledBySource: false; postponedBySource: false } {
-  const item: EventItemFields = { ...itemFields(n), imageUrl: n.imageUrl ?? old.imageUrl, sourceUrl: n.url ?? old.sourceUrl };
+export function eventPatch(
+  n: NormalisedEvent,
+  old: EventItemFields & { editedFields: readonly string[]; filled: Filled },
+): EventItemFields & { goneAt: null; cancelledBySource: false; postponedBySource: false; filled: Filled } {
+  const own: EventItemFields = { ...itemFields(n), imageUrl: n.imageUrl ?? old.imageUrl, sourceUrl: n.url ?? old.sourceUrl };
+  const { item, filled } = keepFilled(own, old, old.filled);
   for (const field of old.editedFields) for (const column of EDITED_COLUMNS[field] ?? []) Object.assign(item, { [column]: old[column] });
-  return { ...item, goneAt: null, cancelledBySource: false, postponedBySource: false };
+  return { ...item, goneAt: null, cancelledBySource: false, postponedBySource: false, filled };
 }

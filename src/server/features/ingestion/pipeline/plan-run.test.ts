@@ -33,7 +33,7 @@ const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
   ...over,
 });
 /** The event a source's item made, as a run reads it back: the item's fields, listed and approved. */
-const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', editedFields: [], goneAt: null, cancelledBySource: false, postponedBySource: false, ...itemFields(n), ...over });
+const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', editedFields: [], goneAt: null, cancelledBySource: false, postponedBySource: false, filled: {}, ...itemFields(n), ...over });
 const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   id: '00000000-0000-4000-8000-00000000000a',
   title: 'Holiday Makers Fair',

@@ -3,6 +3,7 @@ import type { Classification } from '../classifier/classifier.ts';
 import type { EventItemFields, EventUpdate, LinkedEvent, NearbyEvent, RunEventRow, RunLinkRow } from '../sources.repository.ts';
 import { compareEvents, START_WINDOW_MS, titleRelation, placeRelation, type Comparable } from './dedupe.ts';
 import { eventPatch, newEventRow } from './event-row.ts';
+import { sameFilled, type Filled } from './merge-fill.ts';
 import { venueKey, venuePlaceOf, type NormalisedEvent } from './normalise.ts';
 
 // A run, planned without the database: what to insert, update and propose, given what the
@@ -119,6 +120,8 @@ function changed<T extends object>(old: T, next: Partial<T>) {
     const a = old[k];
     const b = next[k];
     if (a instanceof Date && b instanceof Date) return a.getTime() !== b.getTime();
+    // What a merge filled (events.filled): the same fields and values, in whatever key order.
+    if (a && b && typeof a === 'object' && typeof b === 'object') return !sameFilled(a as Filled, b as Filled);
     return a !== b;
   });
 }
@@ -263,7 +266,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       return;
     }
     const patch = eventPatch(n, old);
-    if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean; postponedBySource: boolean }>(old, patch)) {
+    if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean; postponedBySource: boolean; filled: Filled }>(old, patch)) {
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
       plan.counts.updated += 1;
       if (old.goneAt) plan.counts.relisted.push(patch.title);
