@@ -23,6 +23,13 @@ beforeAll(async () => {
   server = await startFeedServer({
     '/venue.ics': route('venue'),
     '/listings.ics': route('listings'),
+    // A sheet served with a validator, answering 304 to a request that sends it back.
+    '/sheet.csv': (req, res) => {
+      const body = feeds.sheet ?? '';
+      const etag = `"${body.length}-${[...body].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 0)}"`;
+      if (req.headers['if-none-match'] === etag) res.writeHead(304, { etag }).end();
+      else res.writeHead(200, { 'content-type': 'text/csv', etag }).end(body);
+    },
     '/event.html': page(`<html><head><script type="application/ld+json">${JSON.stringify({
       '@context': 'https://schema.org',
       '@type': 'Event',
@@ -104,6 +111,40 @@ describe('sources API', () => {
 });
 
 describe('a run', () => {
+  it('reads the whole source again after its config changes, without the feed changing: the new mapping reaches the events', async () => {
+    feeds.sheet = [
+      'Event,When,Ends,Where,Cost,About',
+      'Harbor Cleanup,2026-11-28 10:00,2026-11-28 13:00,Waterfront Park,$5,Bring gloves',
+      'Soup Night,2026-11-29 18:00,2026-11-29 20:00,Kerns Hall,$12,Soup for all',
+      // Read with the new mapping it says no more than before but its end, which is the default
+      // one's: only the flag tells the source's end from a default, and the item's hash leaves it out.
+      'Open Mic,2026-11-30 19:00,2026-11-30 21:00,,,',
+    ].join('\n');
+    const created = await api('POST', '/api/admin/sources', { name: 'Sheet', connector: 'csv', url: server.url('/sheet.csv'), sourceType: 'municipal', trusted: true, config: { mapping: { title: 'Event', start: 'When' } } });
+    const id = created.json().id as string;
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success', created: 3 });
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'not_modified' });
+    const read = () => queryRows<{ title: string; venue_name: string; price: string | null; end_date: Date; end_given: boolean; description: string }>(t.database.db, sql`select title, venue_name, price, end_date, end_given, description from events order by start_date`);
+    expect((await read()).map((e) => [e.venue_name, e.price, e.end_given])).toEqual([['', null, false], ['', null, false], ['', null, false]]);
+
+    const mapping = { title: 'Event', start: 'When', end: 'Ends', venue: 'Where', price: 'Cost', description: 'About' };
+    const saved = await api('PATCH', `/api/admin/sources/${id}`, { config: { mapping } });
+    expect(saved.json().health).toMatchObject({ etag: null, lastModified: null });
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success', fetched: 3, created: 0, updated: 3 });
+    expect((await read()).map((e) => ({ ...e, end_date: new Date(e.end_date).toISOString(), price: e.price === null ? null : Number(e.price) }))).toEqual([
+      { title: 'Harbor Cleanup', venue_name: 'Waterfront Park', price: 5, end_date: '2026-11-28T21:00:00.000Z', end_given: true, description: 'Bring gloves' },
+      { title: 'Soup Night', venue_name: 'Kerns Hall', price: 12, end_date: '2026-11-30T04:00:00.000Z', end_given: true, description: 'Soup for all' },
+      { title: 'Open Mic', venue_name: '', price: null, end_date: '2026-12-01T05:00:00.000Z', end_given: true, description: '' },
+    ]);
+
+    // Saving it as it is changes nothing of how it is read: the next run hears 'not modified'.
+    expect((await api('PATCH', `/api/admin/sources/${id}`, { config: { mapping: { ...mapping } }, url: server.url('/sheet.csv') })).json().health.etag).not.toBeNull();
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'not_modified' });
+  });
+
   it('creates events, then updates changed ones, and reports its summary and health', async () => {
     feeds.venue = ics([
       { uid: 'a@venue', title: 'Jazz Night with the Blue Trio', start: '20261125T190000', location: 'Doug Fir Lounge, 830 E Burnside St, Buckman', geo: '45.5225;-122.6574' },

@@ -360,6 +360,10 @@ export function createSourcesRepository(db: Db) {
         from unnest(${sql.param(rows.map((r) => r.externalId))}::text[], ${sql.param(rows.map((r) => r.contentHash))}::text[]) as v(x, h)
         where l.source_id = ${sourceId} and l.external_id = v.x`);
     },
+    /** Forgets how the source's items were last read: its next run applies each item again (eventPatch keeps an admin's corrections). */
+    async forgetItemHashes(sourceId: string) {
+      await db.update(eventSources).set({ contentHash: null }).where(eq(eventSources.sourceId, sourceId));
+    },
     /** Applies many updates in one statement: each row's id and the new values of its columns. */
     async updateEvents(rows: EventUpdate[]) {
       if (!rows.length) return;

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { SourceCreate, SourcePatch } from '../../../contract/ingestion.ts';
 import { notFound } from '../../errors.ts';
 import type { IngestionService } from './ingestion.service.ts';
@@ -37,12 +38,20 @@ export function createSourcesService(deps: SourcesServiceDeps) {
       return row;
     },
 
-    /** Edits a source; masked secrets sent back keep their stored values; an enabled source stays scheduled. */
+    /**
+     * Edits a source; masked secrets sent back keep their stored values; an enabled source stays
+     * scheduled. A new URL or config changes how the source is read: its next run fetches it whole
+     * (no validators, so no 'not modified') and applies every item again (no hashes of how they
+     * were read before), rather than wait for the feed itself to change.
+     */
     async update(id: string, patch: SourcePatch) {
       const current = await find(id);
       const { config, ...rest } = patch;
-      const row = await sources.update(current.id, { ...rest, ...(config ? { config: mergeConfig(current.config, config) } : {}) });
+      const merged = config ? mergeConfig(current.config, config) : current.config;
+      const rereads = (patch.url !== undefined && patch.url !== current.url) || !isDeepStrictEqual(merged, current.config);
+      const row = await sources.update(current.id, { ...rest, ...(config ? { config: merged } : {}), ...(rereads ? { etag: null, lastModified: null } : {}) });
       if (!row) throw notFound('Source not found');
+      if (rereads) await sources.forgetItemHashes(row.id);
       if (row.enabled) await scheduler?.ensure(row.id, row.intervalMinutes);
       return row;
     },
