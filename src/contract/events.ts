@@ -95,6 +95,8 @@ export const SavedEvent = EventSummary.extend({
   cancelledBySource: z.boolean(),
   /** Removed because a source said it is postponed, with no new date yet. */
   postponedBySource: z.boolean(),
+  /** Whether endDate is the source's own end (as EventDetail.endGiven): a calendar entry has no end the source never gave. */
+  endGiven: z.boolean(),
 });
 export type SavedEvent = z.infer<typeof SavedEvent>;
 

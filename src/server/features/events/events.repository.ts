@@ -1031,7 +1031,7 @@ export function createEventsRepository(db: Db) {
       return rows.map((r) => r.n);
     },
 
-    async listFavorites(userId: string): Promise<(SummaryRow & { removedBySource: boolean; cancelledBySource: boolean; postponedBySource: boolean })[]> {
+    async listFavorites(userId: string): Promise<(SummaryRow & { removedBySource: boolean; cancelledBySource: boolean; postponedBySource: boolean; endGiven: boolean })[]> {
       const rows = await db
         .select({
           ...summaryColumns(null, undefined),
@@ -1039,13 +1039,15 @@ export function createEventsRepository(db: Db) {
           removedBySource: sql<boolean>`${events.goneAt} is not null`,
           cancelledBySource: sql<boolean>`${events.goneAt} is not null and ${events.cancelledBySource}`,
           postponedBySource: sql<boolean>`${events.goneAt} is not null and ${events.postponedBySource}`,
+          // As the event's page reads it: a row stored before the flag existed reads as given.
+          endGiven: sql<boolean>`${events.endGiven} is not false`,
         })
         .from(favorites)
         .innerJoin(events, eq(events.id, favorites.eventId))
         // A saved event merged into another is saved as that one too (the merge copies favourites).
         .where(and(eq(favorites.userId, userId), ne(events.status, 'merged')))
         .orderBy(asc(events.startDate));
-      return rows as (SummaryRow & { removedBySource: boolean; cancelledBySource: boolean; postponedBySource: boolean })[];
+      return rows as (SummaryRow & { removedBySource: boolean; cancelledBySource: boolean; postponedBySource: boolean; endGiven: boolean })[];
     },
 
     async insert(values: typeof events.$inferInsert, source: { sourceType: string; url: string; name: string }) {

@@ -309,6 +309,31 @@ describe('calendars', () => {
     expect(vevent.uid).toBe(`${e.id}@townbeat`);
   });
 
+  it('writes no end a source never gave, in the subscription and in the event\'s own file', async () => {
+    const { cookie } = await signupUser(t.app);
+    const pdx = (day: number, hour = 0) => zonedToUtc({ year: 2026, month: 12, day, hour }, 'America/Los_Angeles');
+    const open = await buildEvent(t.database.db, { title: 'Open end', startDate: pdx(5, 19), endGiven: false });
+    const set = await buildEvent(t.database.db, { title: 'Set end', startDate: pdx(6, 19), endDate: pdx(6, 22), endGiven: true });
+    // Stored before the flag existed: read as given, as the event's page reads it.
+    const older = await buildEvent(t.database.db, { title: 'Older row', startDate: pdx(7, 19), endGiven: null });
+    const day = await buildEvent(t.database.db, { title: 'Fair day', startDate: pdx(8), endDate: pdx(9), allDay: true, endGiven: false });
+    for (const e of [open, set, older, day]) await t.app.inject({ method: 'POST', url: `/api/user/favorites/${e.id}`, headers: { origin: TEST_ORIGIN, cookie } });
+    const vevents = (body: string) =>
+      Object.fromEntries(
+        new ICAL.Component(ICAL.parse(body)).getAllSubcomponents('vevent').map((v) => [v.getFirstPropertyValue('summary'), { start: String(v.getFirstPropertyValue('dtstart')), end: v.hasProperty('dtend') ? String(v.getFirstPropertyValue('dtend')) : null }]),
+      );
+    const feed = vevents((await get(new URL((await get('/api/user/calendar', cookie)).json().url).pathname)).body);
+    expect(feed).toEqual({
+      'Open end': { start: '2026-12-06T03:00:00Z', end: null },
+      'Set end': { start: '2026-12-07T03:00:00Z', end: '2026-12-07T06:00:00Z' },
+      'Older row': { start: '2026-12-08T03:00:00Z', end: '2026-12-08T05:00:00Z' },
+      // A date's event lasts its day, which its one-day DTEND says.
+      'Fair day': { start: '2026-12-08', end: '2026-12-09' },
+    });
+    expect((await get('/api/user/favorites', cookie)).json().map((e: { title: string; endGiven: boolean }) => [e.title, e.endGiven])).toEqual([['Open end', false], ['Set end', true], ['Older row', true], ['Fair day', false]]);
+    for (const e of [open, set]) expect(vevents((await get(`/api/events/${e.id}/ics`)).body)[e.title]).toEqual(feed[e.title]);
+  });
+
   it('serves a private subscription of the user favourites, whose secret can be reset', async () => {
     const { cookie } = await signupUser(t.app);
     const e = await buildEvent(t.database.db, { title: 'Subscribed' });

@@ -122,7 +122,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
 
     /** The member's saved events, those every source has since dropped included and marked. */
     async favorites(viewer: Viewer): Promise<SavedEvent[]> {
-      return (await repo.listFavorites(viewer.id)).map((row) => ({ ...summary(row), removedBySource: row.removedBySource, cancelledBySource: row.cancelledBySource, postponedBySource: row.postponedBySource }));
+      return (await repo.listFavorites(viewer.id)).map((row) => ({ ...summary(row), removedBySource: row.removedBySource, cancelledBySource: row.cancelledBySource, postponedBySource: row.postponedBySource, endGiven: row.endGiven }));
     },
 
     /**

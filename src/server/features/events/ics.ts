@@ -34,7 +34,7 @@ const dateOnly = (iso: string, timeZone: string) => {
   return p.replace(/-/g, '');
 };
 
-type CalendarEvent = EventSummary & Partial<Pick<EventDetail, 'description' | 'removedBySource' | 'cancelledBySource' | 'postponedBySource'>>;
+type CalendarEvent = EventSummary & Pick<EventDetail, 'endGiven'> & Partial<Pick<EventDetail, 'description' | 'removedBySource' | 'cancelledBySource' | 'postponedBySource'>>;
 
 /** What a calendar app shows of an event every source has dropped, or one a source cancelled or postponed: kept, and saying so. */
 const GONE = {
@@ -46,11 +46,15 @@ const GONE = {
 function eventLines(e: CalendarEvent, now: Date, origin: string): string[] {
   const lines = [`BEGIN:VEVENT`, `UID:${e.id}@townbeat`, `DTSTAMP:${utcStamp(now)}`];
   if (e.allDay) {
+    // A day's event without an end of its own lasts its day (the default end), as a date-valued DTSTART alone would say too.
     lines.push(`DTSTART;VALUE=DATE:${dateOnly(e.startDate, e.timeZone)}`);
     const endDay = new Date(new Date(e.endDate).getTime() + 1000);
     lines.push(`DTEND;VALUE=DATE:${dateOnly(endDay.toISOString(), e.timeZone)}`);
   } else {
-    lines.push(`DTSTART:${utcStamp(new Date(e.startDate))}`, `DTEND:${utcStamp(new Date(e.endDate))}`);
+    lines.push(`DTSTART:${utcStamp(new Date(e.startDate))}`);
+    // An end the source never gave (a default duration that keeps the event listed) is no end to
+    // write: with DTSTART alone a calendar shows the start, as the event's page does.
+    if (e.endGiven) lines.push(`DTEND:${utcStamp(new Date(e.endDate))}`);
   }
   // Only what a source said is cancelled is CANCELLED: one may drop an event for other reasons,
   // so calendars keep that one, marked; a postponed one is to take place later, at a date not given yet.
