@@ -101,7 +101,7 @@ export const REMOVED_BY_ADMIN = 'were removed by an admin, who confirmed they ar
 export const REMOVED_UNSEEN = 'were no longer in the source: out of lists, their pages kept for people who saved them';
 export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, marked cancelled for people who saved them';
 export const POSTPONED_BY_SOURCE = 'were postponed by the source: out of lists until it gives a new date, marked postponed for people who saved them';
-export const RELISTED = 'were back in the source after being removed or cancelled: listed again';
+export const RELISTED = 'were back in the source after being removed, cancelled or postponed: listed again';
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;

@@ -76,7 +76,7 @@ function api(opts: { list?: SourceResponse[]; run?: RunSummaryResponse; extra?: 
             { kind: 'skipped', reason: 'had no title', count: 2, examples: ['row 4', 'row 9'] },
             { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon', count: 1, examples: ['Expo 2030'] },
             { kind: 'removed', reason: 'were cancelled by the source: out of lists, marked cancelled for people who saved them', count: 1, examples: ['Jazz Night'] },
-            { kind: 'relisted', reason: 'were back in the source after being removed or cancelled: listed again', count: 2, examples: ['Blues Evening', 'Folk Night'] },
+            { kind: 'relisted', reason: 'were back in the source after being removed, cancelled or postponed: listed again', count: 2, examples: ['Blues Evening', 'Folk Night'] },
           ],
         },
         { id: 'r2', trigger: 'schedule', startedAt: ago(3600_000), finishedAt: ago(3590_000), status: 'error', fetched: 0, created: 0, updated: 0, merged: 0, rejected: 0, skipped: 0, errors: 1, error: 'timeout after 20 s', notes: [] },
@@ -179,7 +179,7 @@ describe('SourcesPage', () => {
       '1 entry had a start more than 730 days ahead, beyond the listing horizon (e.g. “Expo 2030”)',
       // What the run did to listed events too, in words that agree with the count.
       '1 entry was cancelled by the source: out of lists, marked cancelled for people who saved them (e.g. “Jazz Night”)',
-      '2 entries were back in the source after being removed or cancelled: listed again (e.g. “Blues Evening”, “Folk Night”)',
+      '2 entries were back in the source after being removed, cancelled or postponed: listed again (e.g. “Blues Evening”, “Folk Night”)',
     ]);
   });
 
