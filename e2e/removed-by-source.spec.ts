@@ -141,6 +141,6 @@ test('most of a source missing at once stays listed; an admin who knows it is go
   await expect(card.getByTestId('source-last-held')).toHaveCount(0);
   // The run that held them tells what became of them.
   await card.getByRole('button', { name: 'History' }).click();
-  await expect(card.getByRole('list', { name: 'What the run noted' }).first()).toContainText('5 entries were removed by an admin, who confirmed they are gone from the source');
+  await expect(card.getByRole('list', { name: 'What the run noted' }).first()).toContainText('5 entries were removed by an admin, confirmed gone from the source');
   expect(await listed()).toEqual([titles[0]]);
 });

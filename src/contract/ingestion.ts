@@ -106,6 +106,9 @@ export const RunNote = z.object({
 });
 export type RunNote = z.infer<typeof RunNote>;
 
+/** A note's reason as it reads for its count: reasons are written for many ('were ...') and read 'was ...' for one. */
+export const runNoteReason = (n: Pick<RunNote, 'reason' | 'count'>): string => (n.count === 1 ? n.reason.replace(/^were\b/, 'was') : n.reason);
+
 export const RunSummaryResponse = z.object({
   status: z.enum(['success', 'not_modified', 'error']),
   fetched: z.number().int(),

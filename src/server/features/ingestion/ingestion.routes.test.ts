@@ -6,6 +6,8 @@ import { queryRows } from '../../test/factories.ts';
 import { startFeedServer, type Route } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar } from '../../test/ics.ts';
 import { createSafeFetch, type Resolver } from './fetch/safe-fetch.ts';
+import { SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT } from './ingestion.service.ts';
+import { createSourcesRepository } from './sources.repository.ts';
 
 // A fixed "now" in Portland; feeds below describe the following days.
 const NOW = new Date('2026-11-23T18:00:00Z');
@@ -107,6 +109,21 @@ describe('sources API', () => {
     const tooBig = await api('POST', '/api/admin/sources', { name: 'Huge', connector: 'csv', sourceType: 'municipal', config: { csv: big, mapping: { title: 'title', start: 'start' } } });
     expect(tooBig.statusCode).toBe(400);
     expect(tooBig.json().message).toContain('config.csv must be at most 10 MB');
+  });
+});
+
+describe('a held sudden drop', () => {
+  it('is dated from its first run whether that run noted it in the words of now or of before', async () => {
+    const src = await addSource('Doug Fir', '/venue.ics');
+    const repo = createSourcesRepository(t.database.db);
+    const before = `were missing from this run, most of what the source lists: kept listed until they have been missing for ${SUDDEN_DROP_HOLD_HOURS} hours`;
+    const at = (h: number) => new Date(NOW.getTime() + h * 3600_000);
+    const run = (h: number, reason: string | null) =>
+      repo.insertRun({ sourceId: src.id, startedAt: at(h), finishedAt: at(h), status: 'success', trigger: 'schedule', notes: reason ? [{ kind: 'kept', reason, count: 5, examples: [] }] : [] });
+    await run(-3, null);
+    await run(-2, before);
+    await run(-1, SUDDEN_DROP_KEPT);
+    expect(await repo.heldSince(src.id, [SUDDEN_DROP_KEPT, before])).toEqual(at(-2));
   });
 });
 

@@ -88,19 +88,24 @@ export const UNSEEN_KEPT = 'were listed before and not met by this run, which di
 export const SUDDEN_DROP_MIN = 5;
 export const SUDDEN_DROP_SHARE = 0.5;
 export { SUDDEN_DROP_HOLD_HOURS };
-export const SUDDEN_DROP_KEPT = `were missing from this run, most of what the source lists: kept listed until they have been missing for ${SUDDEN_DROP_HOLD_HOURS} hours`;
+// Run notes' reasons are written for many ('were ...') and read 'was ...' for one (runNoteReason):
+// the rest of each reads right for either count, with no 'they' or 'them' for one entry.
+export const SUDDEN_DROP_KEPT = `were missing from this run, most of what the source lists: kept listed until missing for ${SUDDEN_DROP_HOLD_HOURS} hours`;
+/** The note an admin's removal of a held sudden drop adds to the run that held it. */
+export const REMOVED_BY_ADMIN = 'were removed by an admin, confirmed gone from the source';
+/** Runs stored before these reasons were worded for one entry as well keep the words of then: a hold and an admin's removal are still recognised. */
+const SUDDEN_DROP_KEPT_AS = [SUDDEN_DROP_KEPT, `were missing from this run, most of what the source lists: kept listed until they have been missing for ${SUDDEN_DROP_HOLD_HOURS} hours`];
+const REMOVED_BY_ADMIN_AS = [REMOVED_BY_ADMIN, 'were removed by an admin, who confirmed they are gone from the source'];
 /** The listed events a run did not meet and kept listed, and why, from its notes. */
 export function heldBy(notes: readonly RunNote[]): { count: number; reason: 'partial-read' | 'sudden-drop' | null } {
-  const note = notes.find((n) => n.kind === 'kept' && (n.reason === UNSEEN_KEPT || n.reason === SUDDEN_DROP_KEPT));
+  const note = notes.find((n) => n.kind === 'kept' && (n.reason === UNSEEN_KEPT || SUDDEN_DROP_KEPT_AS.includes(n.reason)));
   if (!note) return { count: 0, reason: null };
-  return { count: note.count, reason: note.reason === SUDDEN_DROP_KEPT ? 'sudden-drop' : 'partial-read' };
+  return { count: note.count, reason: note.reason === UNSEEN_KEPT ? 'partial-read' : 'sudden-drop' };
 }
-/** The note an admin's removal of a held sudden drop adds to the run that held it. */
-export const REMOVED_BY_ADMIN = 'were removed by an admin, who confirmed they are gone from the source';
 /** What a run did to events listed before, in its History: removed, cancelled, postponed, listed again. */
-export const REMOVED_UNSEEN = 'were no longer in the source: out of lists, their pages kept for people who saved them';
-export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, marked cancelled for people who saved them';
-export const POSTPONED_BY_SOURCE = 'were postponed by the source: out of lists until it gives a new date, marked postponed for people who saved them';
+export const REMOVED_UNSEEN = 'were no longer in the source: out of lists, each page kept for whoever saved it';
+export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, each marked cancelled for whoever saved it';
+export const POSTPONED_BY_SOURCE = 'were postponed by the source: out of lists until it gives a new date, each marked postponed for whoever saved it';
 export const RELISTED = 'were back in the source after being removed, cancelled or postponed: listed again';
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
@@ -212,7 +217,7 @@ export function createIngestionService(deps: {
     if (unseen === 0) return null;
     if (!readWhole) return { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] };
     if (unseen >= SUDDEN_DROP_MIN && unseen > SUDDEN_DROP_SHARE * (await r.countListedOnlyBy(source.id, now))) {
-      const since = await r.heldSince(source.id, SUDDEN_DROP_KEPT);
+      const since = await r.heldSince(source.id, SUDDEN_DROP_KEPT_AS);
       if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] };
     }
     // Open lists drop them at once, as they show a new or changed event.
@@ -464,7 +469,7 @@ export function createIngestionService(deps: {
         await r.lockSource(sourceId);
         const last = await r.lastStoredRun(sourceId);
         const held = heldBy(last?.notes ?? []);
-        if (last?.notes.some((n) => n.kind === 'removed' && n.reason === REMOVED_BY_ADMIN)) throw conflict('The events the last run of this source held were already removed');
+        if (last?.notes.some((n) => n.kind === 'removed' && REMOVED_BY_ADMIN_AS.includes(n.reason))) throw conflict('The events the last run of this source held were already removed');
         if (!last || held.reason === null) throw conflict('The last run of this source kept no listed events it did not meet');
         if (held.reason === 'partial-read') throw conflict('The last run of this source did not read all of it: the events it did not meet may simply be unread, so they stay listed until a whole run lacks them');
         const rows = await r.markGone(sourceId, last.startedAt, now);

@@ -229,12 +229,12 @@ export function createSourcesRepository(db: Db) {
     listRuns: (sourceId: string, limit: number) =>
       db.select().from(sourceRuns).where(eq(sourceRuns.sourceId, sourceId)).orderBy(desc(sourceRuns.startedAt)).limit(limit),
     /**
-     * When the source's runs began to hold events for `reason`: the start of the first of its
-     * latest runs that stored what they read, each with a note of that reason (null when the last
-     * such run has none).
+     * When the source's runs began to hold events for a reason (any of its wordings): the start of
+     * the first of its latest runs that stored what they read, each with a note of that reason
+     * (null when the last such run has none).
      */
-    async heldSince(sourceId: string, reason: string): Promise<Date | null> {
-      const held = sql`${sourceRuns.notes} @> ${JSON.stringify([{ reason }])}::jsonb`;
+    async heldSince(sourceId: string, reasons: readonly string[]): Promise<Date | null> {
+      const held = sql.join(reasons.map((reason) => sql`${sourceRuns.notes} @> ${JSON.stringify([{ reason }])}::jsonb`), sql` or `);
       const stored = and(eq(sourceRuns.sourceId, sourceId), eq(sourceRuns.status, 'success'));
       const lastUnheld = db.select({ at: sql`max(${sourceRuns.startedAt})` }).from(sourceRuns).where(and(stored, sql`not (${held})`));
       const [row] = await db

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DuplicateListResponse, DuplicatePair, MergeResponse, SplitResponse } from '../../../contract/duplicates.ts';
 import type { EventPatch, EventStats, EventSummary, SavedEvent } from '../../../contract/events.ts';
-import type { RemoveHeldResponse, RunNote, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
+import { runNoteReason, type RemoveHeldResponse, type RunNote, type RunSummaryResponse, type SourceCreate, type SourcePatch, type SourceResponse, type SourceRunResponse } from '../../../contract/ingestion.ts';
 import type { z } from 'zod';
 import { toast } from '../../components/ui/use-toast.ts';
 import { apiJson, apiRequest, ApiError, throwIfResNotOk } from '../../lib/api-client.ts';
@@ -232,8 +232,7 @@ export function runSummaryText(r: Pick<RunSummaryResponse, 'fetched' | 'created'
 /** One note of a run as a sentence: '2 entries had no title (e.g. “row 4”, “row 9”)'. */
 export function runNoteText(n: RunNote): string {
   const examples = n.examples.length ? ` (e.g. ${n.examples.map((e) => `“${e}”`).join(', ')})` : '';
-  const reason = n.count === 1 ? n.reason.replace(/^were\b/, 'was') : n.reason;
-  return `${n.count} ${n.count === 1 ? 'entry' : 'entries'} ${reason}${examples}`;
+  return `${n.count} ${n.count === 1 ? 'entry' : 'entries'} ${runNoteReason(n)}${examples}`;
 }
 
 /**

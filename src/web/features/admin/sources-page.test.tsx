@@ -75,7 +75,7 @@ function api(opts: { list?: SourceResponse[]; run?: RunSummaryResponse; extra?: 
           notes: [
             { kind: 'skipped', reason: 'had no title', count: 2, examples: ['row 4', 'row 9'] },
             { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon', count: 1, examples: ['Expo 2030'] },
-            { kind: 'removed', reason: 'were cancelled by the source: out of lists, marked cancelled for people who saved them', count: 1, examples: ['Jazz Night'] },
+            { kind: 'removed', reason: 'were cancelled by the source: out of lists, each marked cancelled for whoever saved it', count: 1, examples: ['Jazz Night'] },
             { kind: 'relisted', reason: 'were back in the source after being removed, cancelled or postponed: listed again', count: 2, examples: ['Blues Evening', 'Folk Night'] },
           ],
         },
@@ -178,7 +178,7 @@ describe('SourcesPage', () => {
       '2 entries had no title (e.g. “row 4”, “row 9”)',
       '1 entry had a start more than 730 days ahead, beyond the listing horizon (e.g. “Expo 2030”)',
       // What the run did to listed events too, in words that agree with the count.
-      '1 entry was cancelled by the source: out of lists, marked cancelled for people who saved them (e.g. “Jazz Night”)',
+      '1 entry was cancelled by the source: out of lists, each marked cancelled for whoever saved it (e.g. “Jazz Night”)',
       '2 entries were back in the source after being removed, cancelled or postponed: listed again (e.g. “Blues Evening”, “Folk Night”)',
     ]);
   });

@@ -108,7 +108,7 @@ describe('parseCsv', () => {
       ['Bird Walk', '2026-03-17T07:00:00.000Z', '2026-03-18T07:00:00.000Z', true],
     ]);
     expect(errors).toEqual([
-      { row: 5, message: 'cannot read the start time "early"; the event is kept as all-day', kind: 'kept', reason: 'had a start time that could not be read; kept as all-day events', value: 'early' },
+      { row: 5, message: 'cannot read the start time "early"; the event is kept as all-day', kind: 'kept', reason: 'had a start time that could not be read; kept as all-day', value: 'early' },
     ]);
   });
 

@@ -115,7 +115,7 @@ export function parseCsv(text: string, mapping: CsvMapping, opts: CsvOptions): C
     if (start?.allDay && startTimeText) {
       const time = readTime(startTimeText);
       if (time) start = { date: sameDayAt(start.date, time, opts.timeZone), allDay: false };
-      else errors.push({ row, message: `cannot read the start time "${startTimeText}"; the event is kept as all-day`, kind: 'kept', reason: 'had a start time that could not be read; kept as all-day events', value: startTimeText });
+      else errors.push({ row, message: `cannot read the start time "${startTimeText}"; the event is kept as all-day`, kind: 'kept', reason: 'had a start time that could not be read; kept as all-day', value: startTimeText });
     }
     if (!start) {
       const expected = format === 'iso' ? ' (expected YYYY-MM-DD HH:MM)' : format === 'us' ? ' (expected MM/DD/YYYY h:mm AM)' : ' (expected DD/MM/YYYY HH:MM)';

@@ -39,7 +39,7 @@ describe('CSV', () => {
       [2, 'skipped', 'had a start date that could not be read (expected DD/MM/YYYY HH:MM)'],
       [3, 'skipped', 'had a start date that could not be read (expected DD/MM/YYYY HH:MM)'],
       [4, 'skipped', 'had a start date that could not be read (expected DD/MM/YYYY HH:MM)'],
-      [6, 'kept', 'had a start time that could not be read; kept as all-day events'],
+      [6, 'kept', 'had a start time that could not be read; kept as all-day'],
     ]);
   });
 
