@@ -394,6 +394,7 @@ interface SketchRow {
   cx: number | null;
   category: string | null;
   source_type: string | null;
+  nb: string | null;
   n: number;
 }
 
@@ -480,9 +481,8 @@ export function createEventsRepository(db: Db) {
   const plannedRows = (f: EventFilter, omit?: 'category' | 'sourceType'): Promise<number> => {
     const g = omit === 'category' ? { ...f, categories: undefined } : omit === 'sourceType' ? { ...f, sourceTypes: undefined } : f;
     if (g.search) return plannedMatches(g, g.search);
-    // Listed events narrowed by category, source, window or place: from the sketch, in memory
-    // (which knows no neighbourhoods: those ask the planner).
-    if (isListedOnly(g) && !g.includeEnded && !g.neighbourhoods?.length) return sketch(g.now).then((s) => estimateRows(s, g));
+    // Listed events narrowed by category, source, neighbourhood, window or place: from the sketch, in memory.
+    if (isListedOnly(g) && !g.includeEnded) return sketch(g.now).then((s) => estimateRows(s, g));
     return plannedRowsOf(filterConditions({ ...g, allOccurrences: true }));
   };
   /**
@@ -525,13 +525,14 @@ export function createEventsRepository(db: Db) {
       ? sql`(select * from ${events} where ${and(...filterConditions({ now, search, allOccurrences: true, includeEnded: true }))} offset 0) ${events}`
       : events;
     const query = sql`
-      select grouping(sh, eh, cy, cx, category, source_type)::int as g, sh, eh, cy, cx, category, source_type, count(*)::int as n
+      select grouping(sh, eh, cy, cx, category, source_type, nb)::int as g, sh, eh, cy, cx, category, source_type, nb, count(*)::int as n
       from (
         select floor(date_part('epoch', ${events.startDate}) / 3600)::int as sh, floor(date_part('epoch', ${events.endDate}) / 3600)::int as eh,
-          floor(${events.lat} * ${per}::float8)::int as cy, floor(${events.lng} * ${per}::float8)::int as cx, ${events.category} as category, ${events.sourceType} as source_type
+          floor(${events.lat} * ${per}::float8)::int as cy, floor(${events.lng} * ${per}::float8)::int as cx, ${events.category} as category, ${events.sourceType} as source_type,
+          lower(${events.neighbourhood}) as nb
         from ${from} where ${and(...filterConditions({ now, allOccurrences: true }))}
       ) listed
-      group by grouping sets ((sh), (eh), (cy, cx), (category), (source_type))`;
+      group by grouping sets ((sh), (eh), (cy, cx), (category), (source_type), (nb))`;
     const result = (
       search
         ? await db.transaction(async (tx) => {
@@ -542,19 +543,20 @@ export function createEventsRepository(db: Db) {
           })
         : await db.execute(query)
     ) as unknown as { rows: SketchRow[] };
-    const s: ListingSketch = { rows: 0, startHours: histogram([]), endHours: histogram([]), cells: [], categories: new Map(), sourceTypes: new Map() };
+    const s: ListingSketch = { rows: 0, startHours: histogram([]), endHours: histogram([]), cells: [], categories: new Map(), sourceTypes: new Map(), neighbourhoods: new Map() };
     const starts: [number, number][] = [];
     const ends: [number, number][] = [];
     // grouping(): a bit per column, set where the row is not grouped by it (first column highest).
     for (const r of result.rows) {
       const n = Number(r.n);
-      if (r.g === 0b011111) {
+      if (r.g === 0b0111111) {
         starts.push([Number(r.sh), n]);
         s.rows += n;
-      } else if (r.g === 0b101111) ends.push([Number(r.eh), n]);
-      else if (r.g === 0b110011 && r.cy !== null && r.cx !== null) s.cells.push({ lat: (Number(r.cy) + 0.5) / per, lng: (Number(r.cx) + 0.5) / per, n });
-      else if (r.g === 0b111101 && r.category !== null) s.categories.set(r.category, n);
-      else if (r.g === 0b111110 && r.source_type !== null) s.sourceTypes.set(r.source_type, n);
+      } else if (r.g === 0b1011111) ends.push([Number(r.eh), n]);
+      else if (r.g === 0b1100111 && r.cy !== null && r.cx !== null) s.cells.push({ lat: (Number(r.cy) + 0.5) / per, lng: (Number(r.cx) + 0.5) / per, n });
+      else if (r.g === 0b1111011 && r.category !== null) s.categories.set(r.category, n);
+      else if (r.g === 0b1111101 && r.source_type !== null) s.sourceTypes.set(r.source_type, n);
+      else if (r.g === 0b1111110 && r.nb !== null) s.neighbourhoods.set(r.nb, n);
     }
     s.startHours = histogram(starts);
     s.endHours = histogram(ends);
@@ -662,10 +664,10 @@ export function createEventsRepository(db: Db) {
    * every Music card for the soonest of them (66 ms over 100,000 events).
    */
   const plannedMatches = async (f: EventFilter, search: string): Promise<number> => {
-    if (!isListedOnly(f) || f.includeEnded || f.neighbourhoods?.length) return plannedMatchesOf(f, search);
+    if (!isListedOnly(f) || f.includeEnded) return plannedMatchesOf(f, search);
     // Keyed by the word alone: a sort's centre or a page's other fields do not change the estimate.
     const words = wordMatches(f.now, search);
-    const narrowed = f.categories?.length || f.sourceTypes?.length || f.from || f.to || f.near?.radiusM;
+    const narrowed = f.categories?.length || f.sourceTypes?.length || f.neighbourhoods?.length || f.from || f.to || f.near?.radiusM;
     if (!narrowed) return words;
     const [w, s, sample] = await Promise.all([words, sketch(f.now), wordSketch(f.now, search)]);
     return w * matchShare(f, s, sample);

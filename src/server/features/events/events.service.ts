@@ -9,6 +9,7 @@ import { notFound } from '../../errors.ts';
 import { htmlToText } from '../../lib/text.ts';
 import { announceAward, payAward } from '../gaming/awards.ts';
 import { RULES } from '../gaming/rules.ts';
+import { withoutFilled } from '../ingestion/pipeline/merge-fill.ts';
 import { publishSavedEventNews, tellSavers } from '../ingestion/saved-event-news.ts';
 import { createNotification, publishNotifications, type NotificationInput } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -248,6 +249,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
         const duration = current.event.endDate.getTime() - current.event.startDate.getTime();
         Object.assign(changes, { startDate: start, endDate: new Date(start.getTime() + Math.max(0, duration)) });
       }
+      // What the admin sets is the event's own now, not a value a merge filled in (merge-fill.ts).
+      changes.filled = withoutFilled(current.event.filled, Object.keys(changes));
       const moved = changes.startDate !== undefined && changes.startDate.getTime() !== current.event.startDate.getTime();
       // One transaction: the edit and the word to whoever saved the event that it moved.
       const { row, told } = await db.transaction(async (tx) => {

@@ -6,7 +6,7 @@ const HOUR = 3600_000;
 const T0 = Date.UTC(2026, 10, 25, 0); // an hour boundary
 
 /** A sketch of the given events, built as the repository's query groups them. */
-function sketchOf(evts: { start: number; end: number; lat: number; lng: number; category: string; sourceType: string }[]): ListingSketch {
+function sketchOf(evts: { start: number; end: number; lat: number; lng: number; category: string; sourceType: string; neighbourhood?: string }[]): ListingSketch {
   const tally = <K>(keys: K[]) => {
     const m = new Map<K, number>();
     for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
@@ -23,6 +23,7 @@ function sketchOf(evts: { start: number; end: number; lat: number; lng: number; 
     }),
     categories: tally(evts.map((e) => e.category)),
     sourceTypes: tally(evts.map((e) => e.sourceType)),
+    neighbourhoods: tally(evts.flatMap((e) => (e.neighbourhood ? [e.neighbourhood.toLowerCase()] : []))),
   };
 }
 
@@ -53,6 +54,7 @@ describe('estimateRows', () => {
     lng: -122.65,
     category: i % 4 === 0 ? 'Music' : 'Food',
     sourceType: i % 10 === 0 ? 'ical' : 'rss',
+    neighbourhood: i % 5 === 0 ? 'Hawthorne' : i % 5 === 1 ? 'hawthorne' : 'Downtown',
   }));
   const s = sketchOf(evts);
   const truth = (pred: (e: (typeof evts)[number]) => boolean) => evts.filter(pred).length;
@@ -63,6 +65,12 @@ describe('estimateRows', () => {
     expect(estimateRows(s, { categories: ['Music', 'Food'] })).toBe(2000);
     expect(estimateRows(s, { categories: ['Nothing'] })).toBe(0);
     expect(estimateRows(s, { categories: ['Music'], sourceTypes: ['ical'] })).toBe(50);
+  });
+
+  it('knows the share of each neighbourhood, in any case', () => {
+    expect(estimateRows(s, { neighbourhoods: ['HAWTHORNE'] })).toBe(truth((e) => e.neighbourhood.toLowerCase() === 'hawthorne'));
+    expect(estimateRows(s, { neighbourhoods: ['Hawthorne', 'hawthorne', 'Downtown'] })).toBe(2000);
+    expect(estimateRows(s, { neighbourhoods: ['Sellwood'] })).toBe(0);
   });
 
   it('counts the events overlapping a date window, within an hour at each end', () => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { createEventsRepository, peopleOf } from '../events/events.repository.ts';
 import { fillFromMerged } from '../events/events.mapper.ts';
@@ -7,7 +7,8 @@ import { duplicatePairs } from './duplicates.table.ts';
 import { sources } from './sources.table.ts';
 import type { ProposedPair } from './pipeline/plan-run.ts';
 import { COPIED_EVENT_COLUMNS } from './sources.repository.ts';
-import { fillChanges, unfilledValues } from './pipeline/merge-fill.ts';
+import { editedColumns } from './pipeline/event-row.ts';
+import { fillChanges, ownValues, sameFilled } from './pipeline/merge-fill.ts';
 
 export type DuplicatePairRow = typeof duplicatePairs.$inferSelect;
 
@@ -109,8 +110,10 @@ export function createDuplicatesRepository(db: Db) {
     },
     /**
      * Fills what each event's own record leaves blank from the records merged into it (see
-     * fillFromMerged: a description, a price, a place, an end), remembering the record's own values
-     * in `filled` so that a split puts them back. Lists, filters and calendars then show them too.
+     * fillFromMerged: a description, a price, a place, an end), from the record's own values, so
+     * that a field no record fills any more (after a split, or a record its source changed or
+     * dropped) gets its own value back; the own values are kept in `filled` (merge-fill.ts). Lists,
+     * filters and calendars show what is filled. Returns the events it changed.
      */
     async fillFromMergedRecords(eventIds: readonly string[]): Promise<string[]> {
       const reads = createEventsRepository(db);
@@ -121,20 +124,25 @@ export function createDuplicatesRepository(db: Db) {
         const [rows, records] = [await reads.findByIds(chunk), await reads.findMergedRecords(chunk)];
         for (const row of rows) {
           if (row.event.status === 'merged') continue;
-          const withFill = fillFromMerged(row, records.filter((m) => m.event.mergedInto === row.event.id)).event;
-          const { set, filled } = fillChanges(row.event, withFill, row.event.filled);
-          if (!Object.keys(set).length) continue;
+          const mine = records.filter((m) => m.event.mergedInto === row.event.id);
+          if (!mine.length && Object.keys(row.event.filled).length === 0) continue;
+          const own = ownValues(row.event);
+          const withFill = fillFromMerged({ ...row, event: own }, mine).event;
+          // What an admin corrected is the event's own: never filled over.
+          for (const c of editedColumns(row.event.editedFields)) Object.assign(withFill, { [c]: own[c] });
+          const { set, filled } = fillChanges(row.event, withFill);
+          if (!Object.keys(set).length && sameFilled(filled, row.event.filled)) continue;
           await db.update(events).set({ ...set, filled }).where(eq(events.id, row.event.id));
           changed.push(row.event.id);
         }
       }
       return changed;
     },
-    /** Puts back what a merge filled in: the event's own record's values (a split). */
-    async unfill(eventId: string) {
-      const [row] = await db.select({ filled: events.filled }).from(events).where(eq(events.id, eventId));
-      if (!row || Object.keys(row.filled).length === 0) return;
-      await db.update(events).set({ ...unfilledValues(row.filled), filled: {} }).where(eq(events.id, eventId));
+    /** The events that records among `ids` are merged into (whose fill a change of those records may change). */
+    async mergedTargets(ids: readonly string[]): Promise<string[]> {
+      if (!ids.length) return [];
+      const rows = await db.selectDistinct({ id: events.mergedInto }).from(events).where(and(inArray(events.id, [...ids]), eq(events.status, 'merged')));
+      return rows.flatMap((r) => (r.id ? [r.id] : []));
     },
     /** The event's own links, oldest first: more than one source among them is a merge from before records were kept. */
     ownLinks: (eventId: string) =>

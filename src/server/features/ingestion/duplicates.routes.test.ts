@@ -43,7 +43,7 @@ beforeEach(async () => {
   feeds = {};
 });
 
-const api = (method: 'GET' | 'POST', url: string, payload?: object, cookie = admin) =>
+const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, cookie = admin) =>
   t.app.inject({ method, url, headers: { origin: TEST_ORIGIN, cookie }, ...(payload ? { payload } : {}) });
 
 async function source(name: string, feed: 'a' | 'b', items: IcsItem[]) {
@@ -247,6 +247,59 @@ describe('possible duplicates for admins', () => {
     expect(await page()).toMatchObject({ venue: '', description: '', endGiven: false, lat: null, mergedRecords: 0 });
     const [row] = await queryRows<{ filled: object }>(t.database.db, sql`select filled from events where id = ${keepId}`);
     expect(row!.filled).toEqual({});
+  });
+
+  it("refills as merged records change or go, never over an admin's correction, and a split gives every record its own back", async () => {
+    await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Forty makers.' }]);
+    await source('Listings', 'b', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000' }]);
+    const [pair] = (await api('GET', '/api/admin/duplicates')).json().pairs as { id: string; a: { id: string; sourceNames: string[] }; b: { id: string } }[];
+    const keepId = pair!.a.sourceNames[0] === 'Listings' ? pair!.a.id : pair!.b.id;
+    const page = async () => (await api('GET', `/api/events/${keepId}`, undefined, member)).json();
+    await api('POST', `/api/admin/duplicates/${pair!.id}/merge`, { keepId });
+    // An admin corrects the venue's name on the event.
+    expect((await api('PATCH', `/api/admin/events/${keepId}`, { venue: 'Leftbank Annex, Ballroom' })).statusCode).toBe(200);
+    // The merged record's source changes its description: the event says it too.
+    const [venueSource] = (await api('GET', '/api/admin/sources')).json().filter((s: { name: string }) => s.name === 'Venue') as { id: string }[];
+    feeds.a = ics([{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Fifty makers, hot cider.' }]);
+    await api('POST', `/api/admin/sources/${venueSource!.id}/run`);
+    expect(await page()).toMatchObject({ venue: 'Leftbank Annex, Ballroom', description: 'Fifty makers, hot cider.', endGiven: true });
+    // Its source drops it: what it alone said leaves the event; the admin's correction stays.
+    feeds.a = ics([{ uid: 'other@venue', title: 'Another Fair', start: '20261212T100000', location: 'Leftbank Annex', geo: '45.5297;-122.6668' }]);
+    t.clock.advance(60_000);
+    await api('POST', `/api/admin/sources/${venueSource!.id}/run`);
+    expect(await page()).toMatchObject({ venue: 'Leftbank Annex, Ballroom', description: '', endGiven: false });
+    // Back in its feed, it fills again; a split then gives the kept record its own, with the admin's venue.
+    feeds.a = ics([{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Fifty makers, hot cider.' }]);
+    t.clock.advance(60_000);
+    await api('POST', `/api/admin/sources/${venueSource!.id}/run`);
+    expect(await page()).toMatchObject({ description: 'Fifty makers, hot cider.' });
+    expect((await api('POST', `/api/admin/events/${keepId}/split`)).statusCode).toBe(200);
+    expect(await page()).toMatchObject({ venue: 'Leftbank Annex, Ballroom', description: '', endGiven: false });
+  });
+
+  it('a split of an event merged into another gives each record back its own values', async () => {
+    // The listing site's fair (no place) is filled by the venue's record merged into it ...
+    await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Forty makers.' }]);
+    await source('Listings', 'b', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000' }]);
+    const [first] = (await api('GET', '/api/admin/duplicates')).json().pairs as { id: string; a: { id: string; sourceNames: string[] }; b: { id: string } }[];
+    const listingsId = first!.a.sourceNames[0] === 'Listings' ? first!.a.id : first!.b.id;
+    await api('POST', `/api/admin/duplicates/${first!.id}/merge`, { keepId: listingsId });
+    // ... and that event is then merged into a third record of the fair, kept, which has no place either.
+    const [third] = await queryRows<{ id: string }>(t.database.db, sql`insert into events (title, category, source_type, time_zone, status, start_date, end_date) values ('Holiday Makers Fair', 'Arts', 'rss', 'America/Los_Angeles', 'approved', '2026-12-05T18:00:00Z', '2026-12-05T20:00:00Z') returning id`);
+    await t.database.db.execute(sql`insert into event_sources (event_id, source_type, url, name) values (${third!.id}, 'rss', 'https://news.example/fair', 'News')`);
+    const [a, b] = [listingsId, third!.id].sort();
+    await t.database.db.execute(sql`insert into duplicate_pairs (event_a, event_b, kind, score, reason) values (${a}, ${b}, 'cross_source', 0.6, 'same title; venue unknown; same start')`);
+    const [pair] = (await api('GET', '/api/admin/duplicates')).json().pairs as { id: string }[];
+    expect((await api('POST', `/api/admin/duplicates/${pair!.id}/merge`, { keepId: third!.id })).statusCode).toBe(200);
+    expect((await api('GET', `/api/events/${third!.id}`)).json()).toMatchObject({ venue: 'Leftbank Annex', description: 'Forty makers.' });
+    // Split: all three are listed again, each with what its own source says.
+    expect((await api('POST', `/api/admin/events/${third!.id}/split`)).statusCode).toBe(200);
+    const rows = await queryRows<{ id: string; venue_name: string; description: string; filled: object }>(t.database.db, sql`select id, venue_name, description, filled from events where title = 'Holiday Makers Fair' order by venue_name`);
+    expect(rows.map((r) => [r.venue_name, r.description, r.filled])).toEqual([
+      ['', '', {}],
+      ['', '', {}],
+      ['Leftbank Annex', 'Forty makers.', {}],
+    ]);
   });
 
   it('gives the saves a merge copied back to the records they came from when it is split', async () => {

@@ -97,7 +97,9 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
         if (event.status === 'merged') throw conflict('This event is merged into another: split that one');
         const now = clock.now();
         const ids = await r.restoreMerged(eventId, now);
-        await r.unfill(eventId);
+        // No record is merged into it now: what they filled goes back to its own record's values,
+        // on the records given back too (one may hold what a record merged into it earlier filled).
+        await r.fillFromMergedRecords([eventId, ...ids]);
         const links = await r.ownLinks(eventId);
         const seen = new Set<string>();
         for (const l of links) {

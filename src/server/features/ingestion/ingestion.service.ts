@@ -202,7 +202,7 @@ export function createIngestionService(deps: {
    *   while): they stay listed until a run that stores still misses them SUDDEN_DROP_HOLD_HOURS
    *   after the first run that held them.
    */
-  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<RunNote | null> {
+  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<{ note: RunNote | null; gone: string[] }> {
     const chunks = async <T>(rows: T[], write: (rows: T[]) => Promise<unknown>) => {
       for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
     };
@@ -214,16 +214,17 @@ export function createIngestionService(deps: {
     await chunks(plan.updates, r.updateEvents);
     await r.touchLinks(source.id, plan.seen, now);
     const unseen = await r.countUnseen(source.id, runStart, now);
-    if (unseen === 0) return null;
-    if (!readWhole) return { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] };
+    if (unseen === 0) return { note: null, gone: [] };
+    if (!readWhole) return { note: { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] }, gone: [] };
     if (unseen >= SUDDEN_DROP_MIN && unseen > SUDDEN_DROP_SHARE * (await r.countListedOnlyBy(source.id, now))) {
       const since = await r.heldSince(source.id, SUDDEN_DROP_KEPT_AS);
-      if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] };
+      if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { note: { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] }, gone: [] };
     }
     // Open lists drop them at once, as they show a new or changed event.
     const gone = await r.markGone(source.id, runStart, now);
     for (const e of gone) if (e.status === 'approved') plan.announce.push({ id: e.id, action: 'updated' });
-    return gone.length ? { kind: 'removed', reason: REMOVED_UNSEEN, count: gone.length, examples: gone.slice(0, NOTE_EXAMPLES).map((e) => e.title) } : null;
+    const note: RunNote | null = gone.length ? { kind: 'removed', reason: REMOVED_UNSEEN, count: gone.length, examples: gone.slice(0, NOTE_EXAMPLES).map((e) => e.title) } : null;
+    return { note, gone: gone.map((e) => e.id) };
   }
 
   /** The run's record in History and the source's health on its card, as the run ended. */
@@ -268,7 +269,7 @@ export function createIngestionService(deps: {
       await r.lockSource(source.id);
       const state = await loadRunState(tx, source, items, classified);
       const plan = planRun(items, state);
-      const unseen = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
+      const { note: unseen, gone } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
       if (unseen) summary.notes.push(unseen);
       const titled = (kind: RunNote['kind'], reason: string, titles: string[]) => {
         if (titles.length) summary.notes.push({ kind, reason, count: titles.length, examples: titles.slice(0, NOTE_EXAMPLES) });
@@ -278,8 +279,10 @@ export function createIngestionService(deps: {
       titled('relisted', RELISTED, plan.counts.relisted);
       const pairs = createDuplicatesRepository(tx);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
-      // Records merged on arrival fill what the events they are one with leave blank (a place, a price, ...).
-      const filled = await pairs.fillFromMergedRecords(plan.newEvents.flatMap((e) => (e.mergedInto ? [e.mergedInto] : [])));
+      // Records merged on arrival fill what the events they are one with leave blank (a place, a
+      // price, ...); records merged before that their source changed fill them anew.
+      const targets = [...plan.newEvents.flatMap((e) => (e.mergedInto ? [e.mergedInto] : [])), ...(await pairs.mergedTargets([...plan.updates.map((u) => u.id), ...gone]))];
+      const filled = await pairs.fillFromMergedRecords(targets);
       for (const id of filled) plan.announce.push({ id, action: 'updated' });
       summary.created += plan.counts.created;
       summary.updated += plan.counts.updated;

@@ -74,6 +74,9 @@ const EDITED_COLUMNS: Record<string, (keyof EventItemFields)[]> = {
   startDate: ['startDate', 'endDate', 'endGiven'],
 };
 
+/** The columns of the fields an admin corrected (events.edited_fields). */
+export const editedColumns = (fields: readonly string[]): (keyof EventItemFields)[] => fields.flatMap((f) => EDITED_COLUMNS[f] ?? []);
+
 /**
  * What a source's changed item sets on the event it links: image and URL are kept when the item
  * has none, what an admin corrected stays as the admin set it, and what a merge filled in stays
@@ -85,6 +88,6 @@ export function eventPatch(
 ): EventItemFields & { goneAt: null; cancelledBySource: false; postponedBySource: false; filled: Filled } {
   const own: EventItemFields = { ...itemFields(n), imageUrl: n.imageUrl ?? old.imageUrl, sourceUrl: n.url ?? old.sourceUrl };
   const { item, filled } = keepFilled(own, old, old.filled);
-  for (const field of old.editedFields) for (const column of EDITED_COLUMNS[field] ?? []) Object.assign(item, { [column]: old[column] });
+  for (const column of editedColumns(old.editedFields)) Object.assign(item, { [column]: old[column] });
   return { ...item, goneAt: null, cancelledBySource: false, postponedBySource: false, filled };
 }

@@ -26,19 +26,36 @@ const toJson = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null
 const fromJson = (column: FillColumn, v: unknown) => (column === 'endDate' && typeof v === 'string' ? new Date(v) : v);
 const same = (a: unknown, b: unknown) => toJson(a) === toJson(b);
 
+/** The kept record's own values: the row with what a merge filled put back. */
+export function ownValues<T extends FillRow & { filled: Filled }>(row: T): T {
+  return { ...row, ...unfilledValues(row.filled) };
+}
+
 /**
- * What filling changes on the kept row: the new values, and `filled` with the record's own value
- * of each field changed for the first time (a field filled before keeps its first original).
+ * What filling changes on the kept row, from its current values and what its own record filled
+ * from the merged records gives (`withFill`, computed from ownValues): the new values, and `filled`
+ * with the record's own value of each field that now differs from it. A field no merged record
+ * fills any more (a split, a record its source dropped) gets the record's own value back.
  */
-export function fillChanges(kept: FillRow, withFill: FillRow, filled: Filled): { set: FillValues; filled: Filled } {
+export function fillChanges(current: FillRow & { filled: Filled }, withFill: FillRow): { set: FillValues; filled: Filled } {
+  const own = ownValues(current);
   const set: FillValues = {};
-  const next: Filled = { ...filled };
-  for (const column of FILL_COLUMNS) {
-    if (same(kept[column], withFill[column])) continue;
-    Object.assign(set, { [column]: withFill[column] });
-    if (!(column in next)) next[column] = toJson(kept[column]);
+  const filled: Filled = {};
+  for (const columns of Object.values(FILL_GROUPS)) {
+    // A group filled at all keeps the record's own values of all its fields: the source's own
+    // value of any of them later takes the whole group back (keepFilled).
+    const differs = columns.some((c) => !same(own[c], withFill[c]));
+    for (const column of columns) {
+      if (!same(current[column], withFill[column])) Object.assign(set, { [column]: withFill[column] });
+      if (differs) filled[column] = toJson(own[column]);
+    }
   }
-  return { set, filled: next };
+  return { set, filled };
+}
+
+/** `filled` without the columns an admin has just set: those are the event's own now (an edit). */
+export function withoutFilled(filled: Filled, columns: readonly string[]): Filled {
+  return Object.fromEntries(Object.entries(filled).filter(([c]) => !columns.includes(c)));
 }
 
 /** Whether two `filled` maps hold the same fields and values (the database keeps jsonb keys in its own order). */
@@ -47,7 +64,7 @@ export function sameFilled(a: Filled, b: Filled): boolean {
   return ka.length === Object.keys(b).length && ka.every((k) => k in b && same(a[k], b[k]));
 }
 
-/** The record's own values back, for a split. */
+/** The record's own values of the filled fields. */
 export function unfilledValues(filled: Filled): FillValues {
   const out: FillValues = {};
   // Each value is what the row held before the merge filled it (fromJson gives dates back).
