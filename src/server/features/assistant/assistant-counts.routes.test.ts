@@ -95,6 +95,13 @@ describe('event counts answer the question asked, as Discover counts', () => {
     expect(musicNow.response).toMatch(/^6 Music events listed now \(a recurring event counted once\)/);
   });
 
+  it('counts the whole listing when the question names the app or the city, not a place in it', async () => {
+    const r = await ask('how many events in the system');
+    expect(r).toMatchObject({ commandType: 'events_by_category', commandExecuted: true, commandResult: { window: 'all', filters: {} } });
+    expect(totalOf(r)).toBe(await discoverTotal({}));
+    expect(totalOf(r)).toBe(totalOf(await ask('how many events are there?')));
+  });
+
   it('counts a source type named', async () => {
     const r = await ask('how many meetup events this week?');
     expect(r).toMatchObject({ commandResult: { filters: { sourceTypes: ['meetup'] } } });

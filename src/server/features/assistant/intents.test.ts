@@ -90,10 +90,67 @@ describe('built-in intent engine', () => {
       ['How many events are there in Tokyo this week?', '"tokyo"'],
       ['how many free events this week', '"free" events'],
       ['how many outdoor concerts in Lents this month', '"outdoor" events'],
+      // A place named "X district" that is none of the city's: said back, never dropped (the category is still read).
+      ['how many art events in the arts district', '"arts district"'],
+      ['how many events in the music district this week', '"music district"'],
+      ['how many events in the tokyo area', '"tokyo area"'],
+      // A year no window applies: said back, never counted as all listed.
+      ['how many events in 2026', '"2026"'],
+      ['how many events are there for 2027?', '"2027"'],
+      ['how many music events in Hawthorne in 2026', '"2026"'],
+      ['how many events this year', '"this year"'],
     ])('says what it cannot filter by: %s', (text, said) => {
       const r = parseIntent(text, CITY);
       expect(r).toMatchObject({ type: 'events_by_category', args: null });
       expect('problem' in r && r.problem).toContain(`I can't count by ${said}`);
     });
+
+    it('says what it did read beside what it cannot apply', () => {
+      const r = parseIntent('how many art events in the arts district', CITY);
+      expect('problem' in r && r.problem).toContain('Without "arts district", I can count by Arts.');
+      const y = parseIntent('how many music events in Hawthorne in 2026', CITY);
+      expect('problem' in y && y.problem).toContain('Without "2026", I can count by Music or Hawthorne.');
+    });
+
+    // The whole listing, named as the app, its lists or the city: counted as "how many events are there?".
+    it.each([
+      ['how many events in the system', 'all'],
+      ['how many events in the app', 'all'],
+      ['how many events in the list', 'all'],
+      ['how many events in the listings', 'all'],
+      ['how many events in our city', 'all'],
+      ['how many events in the whole city', 'all'],
+      ['how many events in the whole system', 'all'],
+      ['count events in the application', 'all'],
+      ['how many events in all of portland', 'all'],
+      ['how many events across all neighbourhoods', 'all'],
+      ['how many events are listed in discover', 'all'],
+      ['how many events in the city this week', 'week'],
+      ['how many events on discover this month', 'month'],
+      ['does discover show this week', 'week'],
+      ['what does Discover show today?', 'today'],
+    ])('counts the whole listing: %s', (text, window) => {
+      expect(parseIntent(text, CITY)).toEqual({ type: 'events_by_category', args: { window } });
+    });
+
+    it.each([
+      ['how many events in the Hawthorne district', { window: 'all', neighbourhoods: ['Hawthorne'] }],
+      ['how many events in the Hawthorne neighborhood this week', { window: 'week', neighbourhoods: ['Hawthorne'] }],
+      ['how many events in the Sellwood area this month', { window: 'month', neighbourhoods: ['Sellwood'] }],
+      ['how many music events in the hawthrone district this week', { window: 'week', categories: ['Music'], neighbourhoods: ['Hawthorne'] }],
+      ['events in Hawthorne and Division neighbourhoods this week', { window: 'week', neighbourhoods: ['Hawthorne', 'Division'] }],
+      ['how many events in the Pearl District this week', { window: 'week', neighbourhoods: ['Pearl District'] }],
+    ])('reads a neighbourhood with "district" or "area" after its name: %s', (text, args) => {
+      expect(parseIntent(text, CITY)).toEqual({ type: 'events_by_category', args });
+    });
+
+    it.each(['how many events per neighbourhood', 'how many events in each neighbourhood', 'events by neighbourhood this week', 'how many events per district this month', 'which neighbourhood has the most events this week', 'event counts by neighborhood'])(
+      'says plainly that counts are not broken down by neighbourhood: %s',
+      (text) => {
+        const r = parseIntent(text, CITY);
+        expect(r).toMatchObject({ type: 'events_by_category', args: null });
+        expect('problem' in r && r.problem).toContain("I don't break counts down by neighbourhood");
+      },
+    );
   });
 });

@@ -385,8 +385,10 @@ export function parseIntent(message: string, known: KnownNames): ParsedIntent {
 
   // Events counted, as the help offers ("events this week", "how many events are there?"):
   // those starting in the window named, or, with none named, all listed now.
-  if ((has('event') || /\bconcerts?\b/.test(text)) && !has('fail', 'error')) {
-    const counted = /\b(how many|count|counts|number of|total|totals|tally)\b/.test(text);
+  // What Discover shows is the listing counted ("does Discover show this week", "how many are listed in Discover").
+  const discover = /\bdiscover\b/.test(text) && /\b(show|shows|showing|shown|list|lists|listing|listed|display|displays|displaying|how many|count|number|total)\b/.test(text);
+  if ((has('event') || /\bconcerts?\b/.test(text) || discover) && !has('fail', 'error')) {
+    const counted = discover || /\b(how many|count|counts|number of|total|totals|tally)\b/.test(text);
     if (UPCOMING_WINDOW.test(text) || (counted && windowOf(text, null))) return eventCount(message, windowOf(text, 'week'), known);
     if (counted) return eventCount(message, 'all', known);
   }
@@ -410,11 +412,22 @@ const CATEGORY_WORDS: readonly [string, RegExp][] = [
 ];
 
 /** Words that may stand before "events" without narrowing them beyond what a count applies. */
-const EVENT_QUALIFIERS = new Set(['how', 'many', 'of', 'the', 'all', 'any', 'listed', 'upcoming', 'total', 'our', 'approved', 'live', 'public', 'those', 'these', 'number', 'what', 'which', 'kind', 'kinds', 'type', 'types', 'sort', 'sorts', 'per', 'count', 'counts', 'week', 'weeks', 'month', 'today', 'tonight', 'weekend', 'this', 'next', 'coming', 'current', 'scheduled', 'future', 'in', 'on', 'for', 'by', 'vs', 'versus', 'and', 'or', 'split', 'are', 'is', 'there', 'many', 'more', 'fewer', 'much', 'different', 'distinct', 'individual', 'separate', 'visible', 'shown', 'open', 'such', 'tally', 'totals', 'show', 'list', 'give', 'me', 'breakdown', 'category', 'categories', 'genre', 'genres', 'split', 'across', 'with', 'do', 'we', 'have', 'you', 'can', 'your', 'my', 'a', 'an', 'to', 'at', 'from', 'city', 'town', 'portland', 'days', 'hours', 'coming', 'it', 'up', 'so', 'far', 'now', 'currently', 'please', 'pls', 'about', 'roughly', 'approximately', 'exactly', 'new']);
+const EVENT_QUALIFIERS = new Set(['how', 'many', 'of', 'the', 'all', 'any', 'listed', 'upcoming', 'total', 'our', 'approved', 'live', 'public', 'those', 'these', 'number', 'what', 'which', 'kind', 'kinds', 'type', 'types', 'sort', 'sorts', 'per', 'count', 'counts', 'week', 'weeks', 'month', 'today', 'tonight', 'weekend', 'this', 'next', 'coming', 'current', 'scheduled', 'future', 'in', 'on', 'for', 'by', 'vs', 'versus', 'and', 'or', 'split', 'are', 'is', 'there', 'many', 'more', 'fewer', 'much', 'different', 'distinct', 'individual', 'separate', 'visible', 'shown', 'open', 'such', 'tally', 'totals', 'show', 'list', 'give', 'me', 'breakdown', 'category', 'categories', 'genre', 'genres', 'split', 'across', 'with', 'do', 'we', 'have', 'you', 'can', 'your', 'my', 'a', 'an', 'to', 'at', 'from', 'city', 'town', 'portland', 'days', 'hours', 'coming', 'it', 'up', 'so', 'far', 'now', 'currently', 'please', 'pls', 'about', 'roughly', 'approximately', 'exactly', 'new', 'discover', 'does', 'did', 'will', 'would']);
 
 /** Words a place phrase ("in Hawthorne") ends at: times, verbs and the count's own words. */
 const PLACE_END = new Set(['this', 'next', 'coming', 'upcoming', 'today', 'tonight', 'tomorrow', 'week', 'weekend', 'month', 'past', 'last', 'for', 'by', 'per', 'on', 'are', 'is', 'were', 'was', 'do', 'does', 'did', 'we', 'have', 'has', 'there', 'right', 'now', 'so', 'total', 'all', 'each', 'every', 'category', 'categories', 'and', 'or', 'vs', 'versus', 'compared', 'with', 'from', 'starting', 'currently', 'listed', 'events', 'event', 'please', 'pls', 'over', 'during', 'within', 'between', 'until', 'till', 'since', 'before', 'after', 'at', 'in', 'near', 'the', 'moment', 'general', 'days', 'hours', 'weeks', 'months', 'a', 'one', 'two', 'seven', 'thirty', 'than', 'that', 'which', 'who', 'right']);
-const WHOLE_CITY = new Set(['town', 'city', 'the city', 'the area', 'area', 'total', 'general', 'all', 'the moment', 'moment']);
+/**
+ * Words that name the whole listing, not a place in it: the city, the app and its lists ("in the
+ * system", "in our city", "in the whole city", "listed in Discover"). A place phrase made only of
+ * these (and the city's own name) counts everything listed.
+ */
+const WHOLE_LISTING = new Set(['town', 'city', 'area', 'region', 'total', 'general', 'moment', 'whole', 'entire', 'our', 'your', 'this', 'the', 'public', 'main', 'system', 'app', 'application', 'site', 'website', 'platform', 'townbeat', 'database', 'db', 'discover', 'page', 'tab', 'view', 'list', 'lists', 'listing', 'listings', 'calendar', 'catalog', 'catalogue', 'directory']);
+/** Words after a place's name that still name the place ("the Hawthorne district", "the Sellwood area"). */
+const PLACE_NOUN = '(?:district|area|neighbou?rhood|quarter)';
+/** Counts split by place, which the count does not do ("per neighbourhood", "in each district", "which area has the most"). */
+const BY_PLACE = new RegExp(`\\b(?:per|by|each|every|across|which|what|different|various|individual|separate|split|broken down|breakdown|group(?:ed)?) (?:the |of |of the |our |its )?(?:neighbou?rhoods?|districts?|areas?)\\b|\\b(?:neighbou?rhoods|districts)\\b|\\b(?:neighbou?rhood|district|area) (?:breakdown|split|by)\\b`);
+/** A year or a span of one: no count window applies it (today, this week, this month, all listed now). */
+const YEAR = /\b(?:(?:in|for|during|of|throughout|over) )?(?:the )?((?:this|next|last|past|coming|whole|entire) year|(?:19|20)\d\d)\b/g;
 
 const squash = (s: string) => normalise(s).replace(/[^a-z0-9]+/g, ' ').trim();
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -444,11 +457,36 @@ function eventCount(message: string, window: (typeof WINDOWS)[number] | 'all', k
       return { type: 'events_by_category', args: null, problem: `I can count events by source type (${types.join(', ')}), as Discover filters them, but not those of one source such as ${JSON.stringify(src.name)}. Ask "source status" for its runs.` };
     }
   }
-  // Neighbourhoods named in full, in any case ("in hawthorne", "Pearl District", "St. John's").
+  // Neighbourhoods named in full, in any case ("in hawthorne", "Pearl District", "St. John's"),
+  // with a "district" or "area" after the name ("the Hawthorne district").
   for (const name of city) {
     const w = squash(name).split(' ');
     const last = w.pop()!.replace(/s$/, '');
-    if (take(new RegExp(`\\b${[...w.map(escapeRe), `${escapeRe(last)}s?`].join(' ')}\\b`))) neighbourhoods.push(name);
+    if (take(new RegExp(`\\b${[...w.map(escapeRe), `${escapeRe(last)}s?`].join(' ')}(?: ${PLACE_NOUN}s?)?\\b`))) neighbourhoods.push(name);
+  }
+  // All of them together is the whole listing ("across all neighbourhoods").
+  take(new RegExp(`\\b(?:(?:across|in|over|throughout|for) )?all (?:the |of the |our )?${PLACE_NOUN}s\\b`));
+  // Counts split by neighbourhood: not what the count does, and a city-wide total would read as that answer.
+  if (BY_PLACE.test(rest)) {
+    const named = city.length ? ` (${city.join(', ')})` : '';
+    return {
+      type: 'events_by_category',
+      args: null,
+      problem: `I don't break counts down by neighbourhood: I count one neighbourhood or several together${named}, or the whole city. Ask for one at a time, e.g. "how many events in ${city[0] ?? 'Downtown'} this week".`,
+    };
+  }
+  // A year: said back, never ignored (a count of all listed would read as the year's).
+  for (const m of rest.matchAll(YEAR)) cannot.push(m[1]!);
+  rest = rest.replace(YEAR, ' ');
+  // A place named "X district" or "X area" that is no neighbourhood above: read before the
+  // categories, so "the arts district" is said back, not counted as Arts events city-wide.
+  for (const m of rest.matchAll(new RegExp(`\\b(?:in|at|near|around|inside) ((?:[a-z0-9-]+ ){1,3}?)(${PLACE_NOUN})s?\\b`, 'g'))) {
+    const phrase = m[1]!.trim().split(' ');
+    const place = placeOf(phrase, city, known.cityName);
+    if (place === 'whole') continue;
+    if (place) neighbourhoods.push(place);
+    else cannot.push(`${phrase.filter((w) => w !== 'the').join(' ')} ${m[2]}`);
+    rest = rest.replace(m[0], ' ');
   }
   const categories = CATEGORY_WORDS.filter(([, re]) => take(re, ' events ')).map(([c]) => c);
   const types = [...new Set([...OFFERED_SOURCE_TYPES, ...(known.sourceTypes ?? [])])];
@@ -460,21 +498,24 @@ function eventCount(message: string, window: (typeof WINDOWS)[number] | 'all', k
     const end = ws.findIndex((w, i) => PLACE_END.has(w) && !(i === 0 && w === 'the'));
     const phrase = (end === -1 ? ws : ws.slice(0, end)).filter((w, i) => !(i === 0 && w === 'the'));
     if (!phrase.length || /^\d/.test(phrase[0]!)) continue;
-    const said = phrase.join(' ');
-    if (WHOLE_CITY.has(said) || (known.cityName && squash(known.cityName) === said)) continue;
-    const found = city.filter((name) => {
-      const nw = squash(name).split(' ');
-      return said === nw.join(' ') || (phrase.length === 1 && nw.length > 1 && said === nw[0] && said.length >= 4) || (phrase.length === nw.length && phrase.every((p, i) => close(nw[i]!, p)));
-    });
-    if (found.length === 1) neighbourhoods.push(found[0]!);
-    else cannot.push(said);
+    const place = placeOf(phrase, city, known.cityName);
+    if (place === 'whole') continue;
+    if (place) neighbourhoods.push(place);
+    else cannot.push(phrase.join(' '));
   }
   // A kind of event no filter applies to ("free events", "outdoor concerts").
   const kinds = [...rest.matchAll(/\b([a-z][a-z-]*) (?:events?|shows?|listings?)\b/g)].map((m) => m[1]!).filter((w) => !EVENT_QUALIFIERS.has(w) && !/^\d/.test(w) && !(canonical(w) in SYNONYMS));
   if (cannot.length || kinds.length) {
     const bad = [...cannot.map((c) => `"${c}"`), ...kinds.map((k) => `"${k}" events`)];
     const places = city.length ? `the neighbourhoods of ${known.cityName ?? 'the city'} (${city.join(', ')})` : 'neighbourhoods';
-    return { type: 'events_by_category', args: null, problem: `I can't count by ${bad.join(' or ')}: I count listed events by ${places}, by category (Music, Food, Business, Sports, Arts, Tech, Wellness, Other) and by source type (${types.join(', ')}), today, this week, this month or all listed now.` };
+    // What was read is said too, so the admin knows what to ask for instead.
+    const read = [...categories, ...new Set(neighbourhoods), ...sourceTypes.map((t) => `${t} sources`)];
+    const understood = read.length ? ` Without ${bad.join(' or ')}, I can count by ${either(read)}.` : '';
+    return {
+      type: 'events_by_category',
+      args: null,
+      problem: `I can't count by ${bad.join(' or ')}: I count listed events by ${places}, by category (Music, Food, Business, Sports, Arts, Tech, Wellness, Other) and by source type (${types.join(', ')}), today, this week, this month or all listed now.${understood}`,
+    };
   }
   const args: Record<string, unknown> = { window };
   if (categories.length) args.categories = categories;
@@ -482,6 +523,24 @@ function eventCount(message: string, window: (typeof WINDOWS)[number] | 'all', k
   if (sourceTypes.length) args.sourceTypes = sourceTypes;
   return { type: 'events_by_category', args };
 }
+
+/**
+ * The place a phrase after "in" names: the whole listing ("the system", "our city", "Portland"),
+ * one of the city's neighbourhoods (part of its name, one typo, a "district" after it), or null.
+ */
+function placeOf(phrase: readonly string[], city: readonly string[], cityName?: string): string | 'whole' | null {
+  const cityWords = cityName ? squash(cityName).split(' ') : [];
+  if (phrase.every((w) => WHOLE_LISTING.has(w) || cityWords.includes(w))) return 'whole';
+  const bare = phrase.filter((w, i) => !(i === 0 && w === 'the') && !(i === phrase.length - 1 && i > 0 && new RegExp(`^${PLACE_NOUN}$`).test(w)));
+  const said = bare.join(' ');
+  const found = city.filter((name) => {
+    const nw = squash(name).split(' ');
+    return said === nw.join(' ') || (bare.length === 1 && nw.length > 1 && said === nw[0] && said.length >= 4) || (bare.length === nw.length && bare.every((p, i) => close(nw[i]!, p)));
+  });
+  return found.length === 1 ? found[0]! : null;
+}
+
+const either = (xs: readonly string[]) => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}`);
 
 /** A window ahead, as the events count reads it ("today", "this week", "the next 30 days"). */
 const UPCOMING_WINDOW = /\b(today|tonight|this (week|weekend|month)|next (week|month|7 days|seven days|30 days|thirty days))\b/;
