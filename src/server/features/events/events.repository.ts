@@ -394,7 +394,6 @@ interface SketchRow {
   cx: number | null;
   category: string | null;
   source_type: string | null;
-  nb: string | null;
   n: number;
 }
 
@@ -482,7 +481,7 @@ export function createEventsRepository(db: Db) {
     const g = omit === 'category' ? { ...f, categories: undefined } : omit === 'sourceType' ? { ...f, sourceTypes: undefined } : f;
     if (g.search) return plannedMatches(g, g.search);
     // Listed events narrowed by category, source, neighbourhood, window or place: from the sketch, in memory.
-    if (isListedOnly(g) && !g.includeEnded) return sketch(g.now).then((s) => estimateRows(s, g));
+    if (isListedOnly(g) && !g.includeEnded) return withNeighbourhoods(g, sketch(g.now)).then((s) => estimateRows(s, g));
     return plannedRowsOf(filterConditions({ ...g, allOccurrences: true }));
   };
   /**
@@ -502,6 +501,24 @@ export function createEventsRepository(db: Db) {
     }, () => undefined);
     return lastSketch?.version === version ? lastSketch.value : fresh;
   };
+  /**
+   * The listed events per neighbourhood (lower-cased), for the few requests that filter by one (the
+   * assistant, API clients): the column is in no index, so the sketch's index-only scan leaves it
+   * out and this scan of the rows is made only when asked, once per events version and bucket.
+   */
+  const neighbourhoodCounts = async (now: Date): Promise<Map<string, number>> => {
+    const version = await versionFor({ now });
+    return cached(`neighbourhoods|${version}|${Math.floor(now.getTime() / SKETCH_REFRESH_MS)}`, async () => {
+      const rows = await db
+        .select({ nb: sql<string>`lower(${events.neighbourhood})`, n: sql<number>`count(*)::int` })
+        .from(events)
+        .where(and(...filterConditions({ now, allOccurrences: true }), sql`${events.neighbourhood} is not null`))
+        .groupBy(sql`1`);
+      return new Map(rows.map((r) => [r.nb, Number(r.n)]));
+    });
+  };
+  const withNeighbourhoods = async (f: EventFilter, s: Promise<ListingSketch>): Promise<ListingSketch> =>
+    f.neighbourhoods?.length ? { ...(await s), neighbourhoods: await neighbourhoodCounts(f.now) } : s;
   /**
    * A sketch of a search's listed matches, from a random sample of about WORD_SAMPLE of them (the
    * word indexes hand back a random subset under gin_fuzzy_search_limit; the bitmap scans are the
@@ -525,14 +542,13 @@ export function createEventsRepository(db: Db) {
       ? sql`(select * from ${events} where ${and(...filterConditions({ now, search, allOccurrences: true, includeEnded: true }))} offset 0) ${events}`
       : events;
     const query = sql`
-      select grouping(sh, eh, cy, cx, category, source_type, nb)::int as g, sh, eh, cy, cx, category, source_type, nb, count(*)::int as n
+      select grouping(sh, eh, cy, cx, category, source_type)::int as g, sh, eh, cy, cx, category, source_type, count(*)::int as n
       from (
         select floor(date_part('epoch', ${events.startDate}) / 3600)::int as sh, floor(date_part('epoch', ${events.endDate}) / 3600)::int as eh,
-          floor(${events.lat} * ${per}::float8)::int as cy, floor(${events.lng} * ${per}::float8)::int as cx, ${events.category} as category, ${events.sourceType} as source_type,
-          lower(${events.neighbourhood}) as nb
+          floor(${events.lat} * ${per}::float8)::int as cy, floor(${events.lng} * ${per}::float8)::int as cx, ${events.category} as category, ${events.sourceType} as source_type
         from ${from} where ${and(...filterConditions({ now, allOccurrences: true }))}
       ) listed
-      group by grouping sets ((sh), (eh), (cy, cx), (category), (source_type), (nb))`;
+      group by grouping sets ((sh), (eh), (cy, cx), (category), (source_type))`;
     const result = (
       search
         ? await db.transaction(async (tx) => {
@@ -543,20 +559,19 @@ export function createEventsRepository(db: Db) {
           })
         : await db.execute(query)
     ) as unknown as { rows: SketchRow[] };
-    const s: ListingSketch = { rows: 0, startHours: histogram([]), endHours: histogram([]), cells: [], categories: new Map(), sourceTypes: new Map(), neighbourhoods: new Map() };
+    const s: ListingSketch = { rows: 0, startHours: histogram([]), endHours: histogram([]), cells: [], categories: new Map(), sourceTypes: new Map() };
     const starts: [number, number][] = [];
     const ends: [number, number][] = [];
     // grouping(): a bit per column, set where the row is not grouped by it (first column highest).
     for (const r of result.rows) {
       const n = Number(r.n);
-      if (r.g === 0b0111111) {
+      if (r.g === 0b011111) {
         starts.push([Number(r.sh), n]);
         s.rows += n;
-      } else if (r.g === 0b1011111) ends.push([Number(r.eh), n]);
-      else if (r.g === 0b1100111 && r.cy !== null && r.cx !== null) s.cells.push({ lat: (Number(r.cy) + 0.5) / per, lng: (Number(r.cx) + 0.5) / per, n });
-      else if (r.g === 0b1111011 && r.category !== null) s.categories.set(r.category, n);
-      else if (r.g === 0b1111101 && r.source_type !== null) s.sourceTypes.set(r.source_type, n);
-      else if (r.g === 0b1111110 && r.nb !== null) s.neighbourhoods.set(r.nb, n);
+      } else if (r.g === 0b101111) ends.push([Number(r.eh), n]);
+      else if (r.g === 0b110011 && r.cy !== null && r.cx !== null) s.cells.push({ lat: (Number(r.cy) + 0.5) / per, lng: (Number(r.cx) + 0.5) / per, n });
+      else if (r.g === 0b111101 && r.category !== null) s.categories.set(r.category, n);
+      else if (r.g === 0b111110 && r.source_type !== null) s.sourceTypes.set(r.source_type, n);
     }
     s.startHours = histogram(starts);
     s.endHours = histogram(ends);
@@ -669,8 +684,10 @@ export function createEventsRepository(db: Db) {
     const words = wordMatches(f.now, search);
     const narrowed = f.categories?.length || f.sourceTypes?.length || f.neighbourhoods?.length || f.from || f.to || f.near?.radiusM;
     if (!narrowed) return words;
-    const [w, s, sample] = await Promise.all([words, sketch(f.now), wordSketch(f.now, search)]);
-    return w * matchShare(f, s, sample);
+    const [w, s, sample] = await Promise.all([words, withNeighbourhoods(f, sketch(f.now)), wordSketch(f.now, search)]);
+    // A word's sample knows no neighbourhoods: their share is the listing's (taken as independent).
+    const place = f.neighbourhoods?.length ? estimateRows(s, { neighbourhoods: f.neighbourhoods }) / Math.max(1, s.rows) : 1;
+    return w * matchShare({ ...f, neighbourhoods: undefined }, s, sample) * place;
   };
   /**
    * Whether a date-sorted page of a search is found sooner by reading every match of its words

@@ -16,8 +16,8 @@ export interface ListingSketch {
   cells: { lat: number; lng: number; n: number }[];
   categories: Map<string, number>;
   sourceTypes: Map<string, number>;
-  /** Rows per neighbourhood, lower-cased (the filter matches them in any case). */
-  neighbourhoods: Map<string, number>;
+  /** Rows per neighbourhood, lower-cased (the filter matches them in any case), when a filter needs them. */
+  neighbourhoods?: Map<string, number>;
 }
 
 export const SKETCH_CELLS_PER_DEGREE = 200;
@@ -83,7 +83,7 @@ export function estimateRows(s: ListingSketch, f: SketchFilter): number {
   const shareOf = (values: string[] | undefined, counts: Map<string, number>) => (values?.length ? values.reduce((n, v) => n + (counts.get(v) ?? 0), 0) / s.rows : 1);
   share *= shareOf(f.categories, s.categories);
   share *= shareOf(f.sourceTypes, s.sourceTypes);
-  share *= shareOf(f.neighbourhoods && [...new Set(f.neighbourhoods.map((n) => n.toLowerCase()))], s.neighbourhoods);
+  if (s.neighbourhoods) share *= shareOf(f.neighbourhoods && [...new Set(f.neighbourhoods.map((n) => n.toLowerCase()))], s.neighbourhoods);
   if (f.from || f.to) {
     // Overlapping the window: all rows but those ending before it and those starting after it.
     const endedBefore = f.from ? countBefore(s.endHours, f.from.getTime()) : 0;
