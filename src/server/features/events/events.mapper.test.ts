@@ -4,7 +4,7 @@ import { fillFromMerged } from './events.mapper.ts';
 
 const start = new Date('2026-12-05T18:00:00Z');
 /** A stored record with what these tests need; the rest as a fresh row would have it. */
-function record(o: Partial<DetailRow['event']> = {}, imageWidth: number | null = null): DetailRow {
+function record(o: Partial<DetailRow['event']> = {}): DetailRow {
   const event = {
     id: 'e', title: 'Makers Fair', description: '', category: 'Arts', categoryConfidence: 0.9, sourceType: 'ical', sourceUrl: null, imageUrl: null,
     startDate: start, endDate: new Date(start.getTime() + 2 * 3600_000), endGiven: false, timeZone: 'America/Los_Angeles', allDay: false,
@@ -14,18 +14,17 @@ function record(o: Partial<DetailRow['event']> = {}, imageWidth: number | null =
     imageId: null, seriesKey: null, seriesPrevEnd: null, contributedBy: null, createdAt: start, updatedAt: start,
     ...o,
   } satisfies DetailRow['event'];
-  return { event, isFavorited: false, distanceM: null, imageWidth };
+  return { event, isFavorited: false, distanceM: null };
 }
-const mergedRecord = (o: Partial<DetailRow['event']> = {}, imageWidth: number | null = null) => record({ id: 'm', status: 'merged', mergedInto: 'e', premergeStatus: 'approved', ...o }, imageWidth);
+const mergedRecord = (o: Partial<DetailRow['event']> = {}) => record({ id: 'm', status: 'merged', mergedInto: 'e', premergeStatus: 'approved', ...o });
 
 describe('fillFromMerged', () => {
   it('fills only blanks, each from the first record that has it, and takes a price or a place whole', () => {
     const kept = record({ description: 'Our own words', price: null, venueName: '' });
     const a = mergedRecord({ description: 'Their words', price: 12, priceMax: 15, priceNote: 'at the door', venueName: 'Leftbank Annex', address: '101 N Weidler St', lat: 45.53, lng: -122.667, neighbourhood: 'Lloyd' });
-    const b = mergedRecord({ id: 'm2', price: 0, isFree: true, venueName: 'Elsewhere', imageId: 'img' }, 800);
-    const { event, imageWidth } = fillFromMerged(kept, [a, b]);
-    expect(event).toMatchObject({ description: 'Our own words', price: 12, priceMax: 15, priceNote: 'at the door', isFree: false, venueName: 'Leftbank Annex', address: '101 N Weidler St', lat: 45.53, lng: -122.667, imageId: 'img' });
-    expect(imageWidth).toBe(800);
+    const b = mergedRecord({ id: 'm2', price: 0, isFree: true, venueName: 'Elsewhere' });
+    const { event } = fillFromMerged(kept, [a, b]);
+    expect(event).toMatchObject({ description: 'Our own words', price: 12, priceMax: 15, priceNote: 'at the door', isFree: false, venueName: 'Leftbank Annex', address: '101 N Weidler St', lat: 45.53, lng: -122.667 });
     // The kept record itself is left as it was.
     expect(kept.event.venueName).toBe('');
   });

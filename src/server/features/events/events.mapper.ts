@@ -65,10 +65,10 @@ export const metresPerUnit = (unit: 'mi' | 'km') => METRES_PER_UNIT[unit];
 
 /**
  * An event as its sources together tell it: where the kept record leaves a field blank (no
- * description, no price, no place, no image, no end) and a record merged into it gives one, that
- * record's. A merge writes the result on the kept row, remembering the record's own values for a
- * split (duplicates.repository fillFromMergedRecords, pipeline/merge-fill.ts). Only records that
- * were listed before the merge (or, for an event still in review, any) and that their source still
+ * description, no price, no place, no end) and a record merged into it gives one, that record's.
+ * A merge writes the result on the kept row, remembering the record's own values for a split
+ * (duplicates.repository fillFromMergedRecords, pipeline/merge-fill.ts). Only records that were
+ * listed before the merge (or, for an event still in review, any) and that their source still
  * lists fill a listed event's blanks.
  */
 export function fillFromMerged(row: DetailRow, merged: DetailRow[]): DetailRow {
@@ -76,42 +76,35 @@ export function fillFromMerged(row: DetailRow, merged: DetailRow[]): DetailRow {
   const donors = merged.filter((m) => m.event.goneAt === null && (!listed || m.event.premergeStatus === 'approved'));
   if (!donors.length) return row;
   const e = { ...row.event };
-  let imageWidth = row.imageWidth;
-  const first = <T>(pick: (d: DetailRow) => T | null | undefined) => {
+  /** The first donor's value that is there. */
+  const first = <T>(pick: (d: DetailRow) => T | null | undefined): T | undefined => {
     for (const d of donors) {
       const v = pick(d);
-      if (v !== null && v !== undefined) return { d, v };
+      if (v !== null && v !== undefined) return v;
     }
     return undefined;
   };
-  if (!e.description.trim()) e.description = first((d) => d.event.description.trim() || null)?.v ?? e.description;
+  if (!e.description.trim()) e.description = first((d) => d.event.description.trim() || null) ?? e.description;
   // A price is its amount, range, note and freeness together: taken whole from one record.
   if (e.price === null && !e.isFree) {
-    const p = first((d) => (d.event.price !== null || d.event.isFree ? d.event : null))?.v;
+    const p = first((d) => (d.event.price !== null || d.event.isFree ? d.event : null));
     if (p) Object.assign(e, { price: p.price, priceMax: p.priceMax, priceNote: p.priceNote, isFree: p.isFree });
   }
   // A place too: its name, address, neighbourhood and position from one record, or only what is missing.
   if (!e.venueName.trim()) {
-    const v = first((d) => (d.event.venueName.trim() ? d.event : null))?.v;
+    const v = first((d) => (d.event.venueName.trim() ? d.event : null));
     if (v) {
       e.venueName = v.venueName;
       if (e.lat === null || e.lng === null || e.geoApprox) Object.assign(e, { lat: v.lat, lng: v.lng, geoApprox: v.geoApprox, neighbourhood: v.neighbourhood ?? e.neighbourhood });
       e.address ??= v.address;
     }
   }
-  e.address ??= first((d) => d.event.address)?.v ?? null;
-  e.neighbourhood ??= first((d) => d.event.neighbourhood)?.v ?? null;
-  if (!e.imageId || !imageWidth) {
-    const img = first((d) => (d.event.imageId && d.imageWidth ? d : null))?.v;
-    if (img) {
-      e.imageId = img.event.imageId;
-      imageWidth = img.imageWidth;
-    }
-  }
+  e.address ??= first((d) => d.event.address) ?? null;
+  e.neighbourhood ??= first((d) => d.event.neighbourhood) ?? null;
   // An end the kept record's source never gave, when another source gives one for the same start.
   if (e.endGiven === false) {
-    const end = first((d) => (d.event.endGiven === true && d.event.startDate.getTime() === e.startDate.getTime() && d.event.endDate > e.startDate ? d.event.endDate : null))?.v;
+    const end = first((d) => (d.event.endGiven === true && d.event.startDate.getTime() === e.startDate.getTime() && d.event.endDate > e.startDate ? d.event.endDate : null));
     if (end) Object.assign(e, { endDate: end, endGiven: true });
   }
-  return { ...row, event: e, imageWidth };
+  return { ...row, event: e };
 }

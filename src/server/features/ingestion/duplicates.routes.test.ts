@@ -218,16 +218,23 @@ describe('possible duplicates for admins', () => {
     expect((await api('POST', `/api/admin/events/${pair.b.id}/split`)).statusCode).toBe(409);
   });
 
-  it('fills what the kept record leaves blank from the merged one, in lists and on the page, until a split puts it back', async () => {
-    await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Forty makers, hot cider.' }]);
+  /**
+   * The venue's fair (a place, coordinates, an end and `description`) and the listing site's (none
+   * of them), proposed as one: the pair, and the listing site's record to keep.
+   */
+  async function fairToMergeKeepingListings(description: string) {
+    await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description }]);
     await source('Listings', 'b', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000' }]);
     const [pair] = (await api('GET', '/api/admin/duplicates')).json().pairs as { id: string; a: { id: string; sourceNames: string[] }; b: { id: string } }[];
-    // Keep the listings site's record, which names no place, gives no description and no end.
-    const keepId = pair!.a.sourceNames[0] === 'Listings' ? pair!.a.id : pair!.b.id;
+    return { pair: pair!, keepId: pair!.a.sourceNames[0] === 'Listings' ? pair!.a.id : pair!.b.id };
+  }
+
+  it('fills what the kept record leaves blank from the merged one, in lists and on the page, until a split puts it back', async () => {
+    const { pair, keepId } = await fairToMergeKeepingListings('Forty makers, hot cider.');
     const page = async () => (await api('GET', `/api/events/${keepId}`, undefined, member)).json();
     const card = async () => ((await api('GET', '/api/events?search=makers', undefined, member)).json() as { id: string; venue: string; lat: number | null }[]).find((e) => e.id === keepId);
     expect(await page()).toMatchObject({ venue: '', description: '', endGiven: false });
-    expect((await api('POST', `/api/admin/duplicates/${pair!.id}/merge`, { keepId })).statusCode).toBe(200);
+    expect((await api('POST', `/api/admin/duplicates/${pair.id}/merge`, { keepId })).statusCode).toBe(200);
     const merged = await page();
     expect(merged).toMatchObject({ id: keepId, venue: 'Leftbank Annex', lat: 45.5297, lng: -122.6668, description: 'Forty makers, hot cider.', endGiven: true, mergedRecords: 1 });
     expect(new Date(merged.endDate).getTime() - new Date(merged.startDate).getTime()).toBe(6 * 3600_000);
@@ -250,12 +257,9 @@ describe('possible duplicates for admins', () => {
   });
 
   it("refills as merged records change or go, never over an admin's correction, and a split gives every record its own back", async () => {
-    await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Forty makers.' }]);
-    await source('Listings', 'b', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000' }]);
-    const [pair] = (await api('GET', '/api/admin/duplicates')).json().pairs as { id: string; a: { id: string; sourceNames: string[] }; b: { id: string } }[];
-    const keepId = pair!.a.sourceNames[0] === 'Listings' ? pair!.a.id : pair!.b.id;
+    const { pair, keepId } = await fairToMergeKeepingListings('Forty makers.');
     const page = async () => (await api('GET', `/api/events/${keepId}`, undefined, member)).json();
-    await api('POST', `/api/admin/duplicates/${pair!.id}/merge`, { keepId });
+    await api('POST', `/api/admin/duplicates/${pair.id}/merge`, { keepId });
     // An admin corrects the venue's name on the event.
     expect((await api('PATCH', `/api/admin/events/${keepId}`, { venue: 'Leftbank Annex, Ballroom' })).statusCode).toBe(200);
     // The merged record's source changes its description: the event says it too.
