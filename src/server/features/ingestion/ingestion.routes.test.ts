@@ -17,6 +17,7 @@ const ics = icsCalendar;
 let t: TestApp;
 let admin: string;
 let feeds: Record<string, string> = {};
+let whileSheetIsRead: (() => Promise<unknown>) | null = null;
 let server: Awaited<ReturnType<typeof startFeedServer>>;
 const route = (name: string) => feedRoute(() => feeds, name);
 
@@ -26,7 +27,11 @@ beforeAll(async () => {
     '/venue.ics': route('venue'),
     '/listings.ics': route('listings'),
     // A sheet served with a validator, answering 304 to a request that sends it back.
-    '/sheet.csv': (req, res) => {
+    '/sheet.csv': async (req, res) => {
+      // What happens while the run is reading the sheet (once).
+      const during = whileSheetIsRead;
+      whileSheetIsRead = null;
+      await during?.();
       const body = feeds.sheet ?? '';
       const etag = `"${body.length}-${[...body].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 0)}"`;
       if (req.headers['if-none-match'] === etag) res.writeHead(304, { etag }).end();
@@ -160,6 +165,35 @@ describe('a run', () => {
     expect((await api('PATCH', `/api/admin/sources/${id}`, { config: { mapping: { ...mapping } }, url: server.url('/sheet.csv') })).json().health.etag).not.toBeNull();
     t.clock.advance(60_000);
     expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'not_modified' });
+  });
+
+  it('a config saved while a run reads the source the old way still reaches the events on the next run', async () => {
+    feeds.sheet = ['Event,When,Where', 'Harbor Cleanup,2026-11-28 10:00,Waterfront Park', 'Soup Night,2026-11-29 18:00,Kerns Hall'].join('\n');
+    const id = (await api('POST', '/api/admin/sources', { name: 'Sheet', connector: 'csv', url: server.url('/sheet.csv'), sourceType: 'municipal', trusted: true, config: { mapping: { title: 'Event', start: 'When' } } })).json().id as string;
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success', created: 2 });
+    const venues = () => queryRows<{ venue_name: string }>(t.database.db, sql`select venue_name from events order by start_date`).then((rows) => rows.map((r) => r.venue_name));
+    const mapping = { title: 'Event', start: 'When', venue: 'Where' };
+
+    // A run that reads the unchanged sheet (not modified) while the admin saves the new mapping.
+    t.clock.advance(60_000);
+    whileSheetIsRead = () => api('PATCH', `/api/admin/sources/${id}`, { config: { mapping } });
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'not_modified' });
+    expect(whileSheetIsRead).toBeNull();
+    expect((await api('GET', '/api/admin/sources')).json().find((s: { id: string }) => s.id === id).health).toMatchObject({ etag: null, lastModified: null });
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success', updated: 2 });
+    expect(await venues()).toEqual(['Waterfront Park', 'Kerns Hall']);
+
+    // A run that stores the changed sheet read with the old mapping, while the admin saves a new one.
+    feeds.sheet += '\nOpen Mic,2026-11-30 19:00,Alberta Rose';
+    t.clock.advance(60_000);
+    whileSheetIsRead = () => api('PATCH', `/api/admin/sources/${id}`, { config: { mapping: { title: 'Event', start: 'When' } } });
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success', created: 1 });
+    // It stored what it read (the old mapping, venues), but the next run reads the sheet whole and applies every item anew.
+    expect(await venues()).toEqual(['Waterfront Park', 'Kerns Hall', 'Alberta Rose']);
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success', fetched: 3, updated: 3 });
+    expect(await venues()).toEqual(['', '', '']);
   });
 
   it('creates events, then updates changed ones, and reports its summary and health', async () => {

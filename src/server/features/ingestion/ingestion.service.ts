@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { CityConfig } from '../../../contract/city.ts';
 import { SUDDEN_DROP_HOLD_HOURS } from '../../../contract/ingestion.ts';
@@ -248,8 +249,13 @@ export function createIngestionService(deps: {
     });
     // What a run that stored what it read kept listed; other runs leave the card as it was.
     const held = summary.status === 'success' ? heldBy(summary.notes) : null;
+    // An admin changed how the source is read (its URL or config) while the run read it the old
+    // way: the next run reads it whole and applies every item again, as after any such change.
+    const reading = await r.readingForUpdate(source.id);
+    const readTheOldWay = reading !== undefined && (reading.url !== source.url || !isDeepStrictEqual(reading.config, source.config));
+    if (readTheOldWay) await r.forgetItemHashes(source.id);
     // Held back: the next run reads the feed whole again rather than hear 'not modified'.
-    const validators = summary.notes.some((n) => n.reason === SUDDEN_DROP_KEPT) ? { etag: null, lastModified: null } : read;
+    const validators = readTheOldWay || summary.notes.some((n) => n.reason === SUDDEN_DROP_KEPT) ? { etag: null, lastModified: null } : read;
     await r.update(source.id, {
       lastRunAt: finishedAt,
       ...(summary.status === 'error'
@@ -538,7 +544,7 @@ export function createIngestionService(deps: {
       // A failed run is kept in the error log the admin assistant reads; that log never fails the run.
       if (summary.status === 'error') await createAuditRepository(db).recordError({ origin: 'ingestion', message: `${source.name}: ${summary.error ?? 'failed'}`, detail: { sourceId, trigger }, at: clock.now() }).catch(() => undefined);
       if (stored) publishStored(stored);
-      else await recordRun(repo, source, trigger, startedAt, summary, validators);
+      else await db.transaction((tx) => recordRun(createSourcesRepository(tx), source, trigger, startedAt, summary, validators));
       return summary;
     },
   };

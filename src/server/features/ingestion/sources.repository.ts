@@ -245,6 +245,11 @@ export function createSourcesRepository(db: Db) {
     },
 
     /** Serialises writes of one source across instances until the transaction ends. */
+    /** How the source is read now (its URL and config), its row locked until the transaction ends. */
+    async readingForUpdate(sourceId: string) {
+      const [row] = await db.select({ url: sources.url, config: sources.config }).from(sources).where(eq(sources.id, sourceId)).for('update');
+      return row;
+    },
     async lockSource(sourceId: string) {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`source:${sourceId}`}))`);
     },
