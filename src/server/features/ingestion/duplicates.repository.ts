@@ -20,6 +20,10 @@ const stillOpen = and(
 
 /** Queries on proposed duplicate pairs, and the event writes a merge or a split makes. */
 export function createDuplicatesRepository(db: Db) {
+  /** Locks events until the transaction ends, in one order (id) whoever locks them. */
+  const lockEvents = async (ids: readonly string[]) => {
+    await db.execute(sql`select id from ${events} where id = any(${sql.param([...ids])}::uuid[]) order by id for update`);
+  };
   return {
     /** Proposes pairs; a pair already proposed (or decided) stays as it is. */
     async insertPairs(rows: ProposedPair[], at: Date) {
@@ -72,9 +76,7 @@ export function createDuplicatesRepository(db: Db) {
         .values({ ...pair, status, decidedBy: by, decidedAt: at, createdAt: at })
         .onConflictDoUpdate({ target: [duplicatePairs.eventA, duplicatePairs.eventB], set: { status, decidedBy: by, decidedAt: at } });
     },
-    async lockEvents(ids: string[]) {
-      await db.execute(sql`select id from ${events} where id = any(${sql.param(ids)}::uuid[]) for update`);
-    },
+    lockEvents,
     async findEvent(id: string) {
       const [row] = await db.select({ id: events.id, status: events.status, mergedInto: events.mergedInto, createdAt: events.createdAt }).from(events).where(eq(events.id, id));
       return row;
@@ -121,6 +123,8 @@ export function createDuplicatesRepository(db: Db) {
       const changed: string[] = [];
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
+        // Read what a split or merge under way has committed, not what it is changing.
+        await lockEvents(chunk);
         const [rows, records] = [await reads.findByIds(chunk), await reads.findMergedRecords(chunk)];
         for (const row of rows) {
           if (row.event.status === 'merged') continue;

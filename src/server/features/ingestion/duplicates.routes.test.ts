@@ -281,6 +281,46 @@ describe('possible duplicates for admins', () => {
     expect(await page()).toMatchObject({ venue: 'Leftbank Annex, Ballroom', description: '', endGiven: false });
   });
 
+  // On PostgreSQL a run and an admin's split can meet (PGlite runs one transaction at a time).
+  it.skipIf(!process.env.TEST_DATABASE_URL)('a run that changes a merged record while it is being split fills nothing back, and both finish', async () => {
+    const { pair, keepId } = await fairToMergeKeepingListings('Forty makers.');
+    await api('POST', `/api/admin/duplicates/${pair.id}/merge`, { keepId });
+    const [venueSource] = (await api('GET', '/api/admin/sources')).json().filter((s: { name: string }) => s.name === 'Venue') as { id: string }[];
+    feeds.a = ics([{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Fifty makers.' }]);
+    t.clock.advance(60_000);
+    // Something holds the kept event (as a split's first step does) while the split and the run start.
+    let release!: () => void;
+    let held!: () => void;
+    const isHeld = new Promise<void>((r) => (held = r));
+    const holder = t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from events where id = ${keepId} for update`);
+      held();
+      await new Promise<void>((r) => (release = r));
+    });
+    await isHeld;
+    const waiting = async (n: number) => {
+      for (let i = 0; i < 200; i++) {
+        const [row] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        if (row!.n >= n) return;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`fewer than ${n} queries waiting on a lock`);
+    };
+    const split = api('POST', `/api/admin/events/${keepId}/split`);
+    await waiting(1);
+    const run = api('POST', `/api/admin/sources/${venueSource!.id}/run`);
+    await waiting(2);
+    release();
+    await holder;
+    expect((await split).statusCode).toBe(200);
+    expect((await run).json()).toMatchObject({ status: 'success', updated: 1 });
+    // The split came first: the kept record has its own blanks back, the venue's record its new description.
+    expect((await api('GET', `/api/events/${keepId}`, undefined, member)).json()).toMatchObject({ venue: '', description: '', mergedRecords: 0 });
+    const [row] = await queryRows<{ filled: object }>(t.database.db, sql`select filled from events where id = ${keepId}`);
+    expect(row!.filled).toEqual({});
+    expect(await queryRows(t.database.db, sql`select description, status from events where id <> ${keepId}`)).toEqual([{ description: 'Fifty makers.', status: 'approved' }]);
+  });
+
   it('a split of an event merged into another gives each record back its own values', async () => {
     // The listing site's fair (no place) is filled by the venue's record merged into it ...
     await source('Venue', 'a', [{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Forty makers.' }]);

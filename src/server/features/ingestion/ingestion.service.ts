@@ -273,6 +273,7 @@ export function createIngestionService(deps: {
     return db.transaction(async (tx) => {
       const r = createSourcesRepository(tx);
       await r.lockSource(source.id);
+      await r.lockMergedTargets(source.id);
       const state = await loadRunState(tx, source, items, classified);
       const plan = planRun(items, state);
       const { note: unseen, gone } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));

@@ -250,6 +250,17 @@ export function createSourcesRepository(db: Db) {
       const [row] = await db.select({ url: sources.url, config: sources.config }).from(sources).where(eq(sources.id, sourceId)).for('update');
       return row;
     },
+    /**
+     * Locks the events that the source's records are merged into, in one order, as a split or an
+     * admin's merge locks an event before its records: a run then reads them (and fills them) after
+     * a split under way commits, never before, and the two never wait on each other in a circle.
+     */
+    async lockMergedTargets(sourceId: string) {
+      await db.execute(sql`select id from ${events} where id in (
+          select m.merged_into from ${events} m where m.merged_into is not null
+            and exists (select 1 from ${eventSources} l where l.event_id = m.id and l.source_id = ${sourceId}))
+        order by id for update`);
+    },
     async lockSource(sourceId: string) {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`source:${sourceId}`}))`);
     },
