@@ -213,6 +213,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('scheduler', scheduler);
   app.decorate('ingest', { service: ingestion, sources: sourcesRepo });
   if (scheduler) app.addHook('onClose', async () => scheduler.stop());
+  // Once, by the instance that runs the queue: merges from before merges filled the kept row.
+  if (scheduler) {
+    app.addHook('onReady', async () => {
+      void duplicates
+        .fillEarlierMerges()
+        .then((ids) => ids.length && app.log.info({ events: ids.length }, 'filled events merged before merges filled them'))
+        .catch((err: unknown) => app.log.error({ err }, 'could not fill events merged earlier'));
+    });
+  }
   // Another instance runs the queue (a cluster's other workers): sources edited here are queued there.
   const queue = scheduler ?? (deps.queueClient && database.url ? createSchedulerClient({ url: database.url, log: app.log }) : null);
   if (queue && !scheduler) app.addHook('onClose', async () => queue.stop());

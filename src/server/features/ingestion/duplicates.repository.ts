@@ -142,6 +142,25 @@ export function createDuplicatesRepository(db: Db) {
       }
       return changed;
     },
+    /**
+     * Events merged before merges filled the kept row (migration 0037): nothing filled yet, while
+     * a record merged into them gives what their own leaves blank. Once filled they are no longer
+     * among these, so a start that looks for them finds none after the first.
+     */
+    async unfilledMergeTargets(): Promise<string[]> {
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`select distinct t.id from ${events} m join ${events} t on t.id = m.merged_into
+          where m.merged_into is not null and m.status = 'merged' and m.gone_at is null and t.status <> 'merged' and t.filled = '{}'::jsonb
+            and ((btrim(t.description) = '' and btrim(m.description) <> '')
+              or (t.price is null and not t.is_free and (m.price is not null or m.is_free))
+              or (btrim(t.venue_name) = '' and btrim(m.venue_name) <> '')
+              or (t.address is null and m.address is not null)
+              or (t.neighbourhood is null and m.neighbourhood is not null)
+              or (not t.end_given and m.end_given and m.start_date = t.start_date))`,
+      );
+      return rows.map((r) => r.id);
+    },
     /** The events that records among `ids` are merged into (whose fill a change of those records may change). */
     async mergedTargets(ids: readonly string[]): Promise<string[]> {
       if (!ids.length) return [];

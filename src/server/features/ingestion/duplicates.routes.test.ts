@@ -7,6 +7,7 @@ import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
 import { CANCELLED_BY_SOURCE, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
+import { createDuplicatesRepository } from './duplicates.repository.ts';
 
 // Deduplication end to end: calendars of distinct events stay distinct; what may be one event is
 // proposed to admins, who merge (reversibly) or keep apart.
@@ -281,6 +282,29 @@ describe('possible duplicates for admins', () => {
     expect(await page()).toMatchObject({ venue: 'Leftbank Annex, Ballroom', description: '', endGiven: false });
   });
 
+  it('fills, when the server starts, an event merged before merges filled the kept row', async () => {
+    const { pair, keepId } = await fairToMergeKeepingListings('Forty makers, hot cider.');
+    const other = pair.a.id === keepId ? pair.b.id : pair.a.id;
+    // Merged as before migration 0037: the record moved under the kept event, nothing filled.
+    await t.database.db.execute(sql`update events set premerge_status = status, status = 'merged', merged_into = ${keepId} where id = ${other}`);
+    await t.database.db.execute(sql`update duplicate_pairs set status = 'merged' where id = ${pair.id}`);
+    const page = async () => (await api('GET', `/api/events/${keepId}`, undefined, member)).json();
+    expect(await page()).toMatchObject({ venue: '', description: '', endGiven: false, mergedRecords: 1 });
+    // The instance that runs the queue starts on this database.
+    const restarted = await buildTestApp({ database: t.database, scheduler: { unitSeconds: 1, pollingIntervalSeconds: 0.5 } });
+    try {
+      await restarted.app.ready();
+      for (let i = 0; i < 40 && (await page()).venue === ''; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await page()).toMatchObject({ venue: 'Leftbank Annex', description: 'Forty makers, hot cider.', endGiven: true, mergedRecords: 1 });
+      // Once filled it is no longer looked for; a split puts the record's own blanks back.
+      expect(await createDuplicatesRepository(t.database.db).unfilledMergeTargets()).toEqual([]);
+      expect((await api('POST', `/api/admin/events/${keepId}/split`)).statusCode).toBe(200);
+      expect(await page()).toMatchObject({ venue: '', description: '', endGiven: false, mergedRecords: 0 });
+    } finally {
+      await restarted.app.close();
+    }
+  });
+
   // On PostgreSQL a run and an admin's split can meet (PGlite runs one transaction at a time).
   it.skipIf(!process.env.TEST_DATABASE_URL)('a run that changes a merged record while it is being split fills nothing back, and both finish', async () => {
     const { pair, keepId } = await fairToMergeKeepingListings('Forty makers.');
@@ -393,7 +417,8 @@ describe('possible duplicates for admins', () => {
     const b = await source('Listings', 'b', [{ uid: 'jazz@listings', title: 'Jazz night: Blue Trio', start: '20261201T191500', ...place }]);
     // As an older merge left it: one event, both sources' links on it, no merged record.
     const [canonical] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where status <> 'merged'`);
-    await t.database.db.execute(sql`update event_sources set event_id = ${canonical!.id} where source_id = ${b.id}`);
+    // (The listing's link was moved onto it after the venue's: the oldest link is the event's own.)
+    await t.database.db.execute(sql`update event_sources set event_id = ${canonical!.id}, seen_at = seen_at + interval '1 second' where source_id = ${b.id}`);
     await t.database.db.execute(sql`delete from events where status = 'merged'`);
     expect((await api('GET', `/api/events/${canonical!.id}`)).json()).toMatchObject({ mergedRecords: 1 });
 

@@ -28,6 +28,20 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
   return {
     mergeThreshold,
 
+    /**
+     * Fills the events merged before merges filled the kept row (migration 0037) as a merge now
+     * does, so their lists, filters and calendars show what their merged records give. Returns
+     * the events it changed; open lists hear of them.
+     */
+    async fillEarlierMerges(): Promise<string[]> {
+      const changed = await db.transaction(async (tx) => {
+        const r = createDuplicatesRepository(tx);
+        return r.fillFromMergedRecords(await r.unfilledMergeTargets());
+      });
+      for (const id of changed) deps.bus.publish('event_update', { id, action: 'updated' });
+      return changed;
+    },
+
     async list(): Promise<DuplicateListResponse> {
       const [rows, open, decisions] = [await repo.listOpen(LIST_LIMIT), await repo.countOpen(), await repo.decisions()];
       const ids = [...new Set(rows.flatMap((p) => [p.eventA, p.eventB]))];

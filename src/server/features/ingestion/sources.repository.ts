@@ -397,7 +397,12 @@ export function createSourcesRepository(db: Db) {
      * event another source still lists (directly, or through a record merged into it) stays.
      */
     async markGone(sourceId: string, runStart: Date, now: Date): Promise<{ id: string; status: string; title: string }[]> {
-      return queryRows<{ id: string; status: string; title: string }>(db, sql`update ${events} set gone_at = ${now.toISOString()} where ${unseenBy(sourceId, runStart, now)} returning id, status, title`);
+      // Soonest first, whatever order the update met them in: the first are the run note's examples.
+      return queryRows<{ id: string; status: string; title: string }>(
+        db,
+        sql`with gone as (update ${events} set gone_at = ${now.toISOString()} where ${unseenBy(sourceId, runStart, now)} returning id, status, title, start_date)
+          select id, status, title from gone order by start_date, title`,
+      );
     },
     /** How many events markGone would mark (a run that did not read the whole source keeps them listed). */
     async countUnseen(sourceId: string, runStart: Date, now: Date): Promise<number> {
