@@ -174,7 +174,13 @@ describe('DiscoverPage', { timeout: 60_000 }, () => {
     const { location } = renderApp(<DiscoverPage />, { path: '/dashboard', user: buildUser() });
     const slider = screen.getByLabelText('Distance') as HTMLInputElement;
     expect([slider.min, slider.max, slider.step, slider.value]).toEqual(['1', '50', '1', '10']);
+    // No limit yet: the thumb rests at 10 shown as not in use, and says so.
+    expect(slider.dataset.inUse).toBe('false');
+    expect(slider.className).toContain('opacity-50');
+    expect(slider.getAttribute('aria-valuetext')).toBe('Any distance (slide to limit, 10 miles)');
     fireEvent.change(slider, { target: { value: '25' } });
+    await waitFor(() => expect(slider.dataset.inUse).toBe('true'));
+    expect(slider.className).not.toContain('opacity-50');
     expect(location.history!.at(-1)).toBe('/dashboard?radius=25');
     expect(await screen.findByText('25 miles')).toBeTruthy();
     fireEvent.change(slider, { target: { value: '1' } });

@@ -227,7 +227,9 @@ export function FilterPanel({
           value={radius}
           aria-valuetext={filters.radius === null ? `Any distance (slide to limit, ${formatDistance(RADIUS_DEFAULT, distanceUnit)})` : formatDistance(radius, distanceUnit)}
           onChange={(e) => api.setRadius(Number(e.target.value))}
-          className="h-11 w-full accent-[var(--primary)]"
+          // No limit yet: the thumb rests where sliding starts, shown as not in use.
+          className={`h-11 w-full accent-[var(--primary)]${filters.radius === null ? ' opacity-50 grayscale' : ''}`}
+          data-in-use={filters.radius !== null}
         />
         <div className="flex items-center justify-between text-xs text-muted-foreground">
           <span>{formatDistance(RADIUS_MIN, distanceUnit)}</span>
