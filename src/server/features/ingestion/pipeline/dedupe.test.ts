@@ -103,6 +103,7 @@ describe('deduplication: what never merges', () => {
       ['Lecture Series: Part 2', 'Lecture Series: Part 3'],
       ['Second Saturday Art Walk', 'Third Saturday Art Walk'],
       ['Rocky II Screening', 'Rocky III Screening'],
+      ['Beethoven Cycle, Part I', 'Beethoven Cycle, Part 2'],
       ['Market Day 12/5', 'Market Day 12/6'],
     ]) {
       expect(compareEvents(ev(a!, T), ev(b!, T)), `${a} / ${b}`).toMatchObject({ verdict: 'different' });
@@ -145,6 +146,29 @@ describe('deduplication: where evidence is thin, a proposal for admins', () => {
     expect(compareEvents(ev('Salsa Social', T, 'Back Patio', 45.5425, -122.6838), ev('Salsa social', T, 'Crystal Ballroom', 45.5231, -122.684)).verdict).toBe('different');
   });
 
+  it('proposes, never merges, a title that adds a level, an audience or a language to the other', () => {
+    for (const [a, b] of [
+      ['Salsa Dance Class', 'Salsa Dance Class - Advanced'],
+      ['Evening Yoga', 'Evening Yoga - Beginners'],
+      ['Trivia Night', 'Trivia Night - Kids Edition'],
+      ['Choir Rehearsal', 'Choir Rehearsal - Sopranos'],
+      ['Youth Soccer U10 Tournament', 'Youth Soccer U10 Tournament - Girls'],
+      ['Spanish Conversation Hour', 'Spanish Conversation Hour - Advanced'],
+      ['Conversation Hour', 'Spanish Conversation Hour'],
+      ['Open Swim', 'Open Swim for Seniors'],
+    ]) {
+      expect(titleRelation(a!, b!), `${a} / ${b}`).toBe('variant');
+      const c = compareEvents(ev(a!, T), ev(b!, T));
+      expect(c, `${a} / ${b}`).toMatchObject({ verdict: 'possible' });
+      expect(c.reason).toContain('one title names a level, audience or language the other lacks');
+      // At another place it is another event.
+      expect(compareEvents(ev(a!, T, '', null, null), ev(b!, T)).verdict, `${a} / ${b}`).toBe('different');
+    }
+    // What another site adds that names no other event still merges: a performer, a team's name, a venue.
+    expect(isSameEvent(ev('Roller Derby Double Header', T), ev('Rose City Rollers: Roller Derby Double-Header', T))).toBe(true);
+    expect(isSameEvent(ev('Portland Night Market', T), ev('Portland Night Market at the Waterfront', T))).toBe(true);
+  });
+
   it('proposes a short title inside a longer one rather than merging it', () => {
     expect(compareEvents(ev('Yoga', T), ev('Yoga for Seniors', T)).verdict).toBe('possible');
     expect(compareEvents(ev('Jazz Jam', T), ev('Jazz Jam with Mel Brown', '2026-12-05T03:25:00Z')).verdict).toBe('possible');
@@ -164,6 +188,10 @@ describe('deduplication: the parts', () => {
     expect(titleRelation('Roller Derby Double Header', 'Rose City Rollers: Roller Derby Double-Header')).toBe('contains');
     expect(titleRelation('Spanish Conversation Hour', 'French Conversation Hour')).toBe('conflict');
     expect(titleRelation('Concert', 'Concert 12')).toBe('weak');
+    // "Part I" is "Part 1"; a lone "I" elsewhere is a word.
+    expect(titleRelation('Beethoven Cycle, Part I', 'Beethoven Cycle: Part 1')).toBe('equal');
+    expect(titleRelation('Beethoven Cycle, Part II', 'Beethoven Cycle: Part 2')).toBe('equal');
+    expect(titleRelation('I Love Lucy Marathon', 'I Love Lucy Marathon')).toBe('equal');
   });
 
   it('normalises addresses', () => {

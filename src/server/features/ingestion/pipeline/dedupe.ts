@@ -33,6 +33,24 @@ const VENUE_GENERIC = new Set([
 const SYNONYMS: Record<string, string> = { kid: 'child', children: 'child', childrens: 'child', youth: 'child', teen: 'teen', doubleheader: 'doubleheader' };
 const ORDINAL_WORDS: Record<string, string> = { first: '1', second: '2', third: '3', fourth: '4', fifth: '5', sixth: '6', seventh: '7', eighth: '8', ninth: '9', tenth: '10' };
 const ROMAN: Record<string, string> = { ii: '2', iii: '3', iv: '4', vi: '6', vii: '7', viii: '8', ix: '9', xi: '11', xii: '12' };
+/** One-letter roman numerals, read as numbers only after a word that numbers parts ("Part I", not "I Love Lucy"). */
+const ROMAN_LETTERS: Record<string, string> = { i: '1', v: '5', x: '10' };
+const NUMBERING = new Set(['part', 'pt', 'vol', 'volume', 'chapter', 'ch', 'act', 'book', 'episode', 'ep', 'season', 'round', 'no', 'number', 'level', 'week', 'day', 'game']);
+/**
+ * Words that say which of several events it is, by whom it is for or in which language: one title
+ * with such a word that the other lacks ("Salsa Class - Advanced" / "Salsa Class", "Trivia Night -
+ * Kids Edition" / "Trivia Night") may be another event at the same place and hour, so it is
+ * proposed to admins, never merged on its own. (Stemmed as titles are: see `variantWord`.)
+ */
+const VARIANT_WORDS = [
+  'beginner', 'beginners', 'intermediate', 'advanced', 'novice', 'intro', 'introductory', 'basics', 'expert', 'experienced',
+  'kid', 'kids', 'child', 'children', 'youth', 'teen', 'teens', 'tween', 'tweens', 'adult', 'adults', 'senior', 'seniors', 'elder', 'elders',
+  'family', 'families', 'toddler', 'toddlers', 'baby', 'babies', 'infant', 'infants', 'preschool', 'preschooler', 'preschoolers', 'student', 'students',
+  'girl', 'girls', 'boy', 'boys', 'women', 'woman', 'womens', 'men', 'man', 'mens', 'ladies', 'lady', 'junior', 'juniors', 'jr', 'varsity', 'jv', 'coed', 'masters',
+  'soprano', 'sopranos', 'alto', 'altos', 'tenor', 'tenors',
+  'spanish', 'french', 'german', 'italian', 'japanese', 'chinese', 'mandarin', 'cantonese', 'korean', 'russian', 'arabic', 'portuguese',
+  'vietnamese', 'english', 'esl', 'asl', 'hindi', 'tagalog', 'ukrainian', 'polish', 'bilingual',
+];
 
 /** Lower case, accents off, words of letters and digits. */
 function words(text: string): string[] {
@@ -97,6 +115,10 @@ function titleParts(title: string): TitleParts {
     }
     if (ROMAN[w] && ws.length > 1) {
       numbers.add(ROMAN[w]);
+      continue;
+    }
+    if (ROMAN_LETTERS[w] && i > 0 && NUMBERING.has(ws[i - 1]!)) {
+      numbers.add(ROMAN_LETTERS[w]);
       continue;
     }
     all.push(stem(w));
@@ -167,12 +189,13 @@ function unpaired(a: ReadonlySet<string>, b: ReadonlySet<string>, aAll: readonly
   return { onlyA, onlyB };
 }
 
-export type TitleRelation = 'equal' | 'contains' | 'weak' | 'conflict';
+export type TitleRelation = 'equal' | 'contains' | 'variant' | 'weak' | 'conflict';
 
 /**
  * How two titles relate: 'equal' (same words once wording is set aside), 'contains' (one says
- * more: a performer, a venue), 'weak' (too little in common to say), 'conflict' (something tells
- * them apart: a different number, or each has a word the other lacks).
+ * more: a performer, a venue), 'variant' (one says more that may name another event: a level, an
+ * audience, a language), 'weak' (too little in common to say), 'conflict' (something tells them
+ * apart: a different number, or each has a word the other lacks).
  */
 export function titleRelation(a: string, b: string, ctx: { startYears?: number[]; isPlaceWord?: (w: string) => boolean } = {}): TitleRelation {
   const pa = titleParts(a);
@@ -197,7 +220,16 @@ export function titleRelation(a: string, b: string, ctx: { startYears?: number[]
   // One side says more. It merges when the shorter title still names the event (two words or more).
   const shorter = extraA.length ? pb : pa;
   if (oneSidedNumber || shorter.all.length < 2) return 'weak';
+  // Unless what it says more names a level, an audience or a language: maybe another event.
+  if ([...extraA, ...extraB].some(variantWord)) return 'variant';
   return 'contains';
+}
+
+let variants: ReadonlySet<string> | null = null;
+/** Whether a stemmed title word is one of VARIANT_WORDS. */
+function variantWord(w: string): boolean {
+  variants ??= new Set(VARIANT_WORDS.map(stem));
+  return variants.has(w);
 }
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
@@ -377,6 +409,7 @@ export function compareEvents(a: Comparable, b: Comparable): Comparison {
   const title = titleRelation(a.title, b.title, { startYears: years, isPlaceWord: (w) => sa.has(w) || sb.has(w) });
   if (title === 'conflict') return DIFFERENT('titles tell them apart');
   const titleScore = title === 'equal' ? 1 : title === 'contains' ? 0.85 : 0.6;
+  const thin = title === 'weak' || title === 'variant';
   const placeScore = place === 'same' ? 1 : place === 'near' ? 0.75 : 0.65;
   const timeScore = 1 - (dt / START_WINDOW_MS) * 0.3;
   const score = Math.round(titleScore * placeScore * timeScore * 1000) / 1000;
@@ -387,9 +420,9 @@ export function compareEvents(a: Comparable, b: Comparable): Comparison {
     const page = eventPageKey(a.url);
     if (page !== null && page === eventPageKey(b.url)) return { verdict: 'same', score: Math.round(titleScore * timeScore * 1000) / 1000, reason: 'same event page, title and start' };
   }
-  if (title === 'weak' && place !== 'same') return DIFFERENT('too little in common');
+  if (thin && place !== 'same') return DIFFERENT('too little in common');
   const why = [
-    title === 'equal' ? 'same title' : title === 'contains' ? 'one title contains the other' : 'titles share few words',
+    title === 'equal' ? 'same title' : title === 'contains' ? 'one title contains the other' : title === 'variant' ? 'one title names a level, audience or language the other lacks' : 'titles share few words',
     place === 'same' ? 'same place' : place === 'near' ? 'venues named differently but close' : 'venue unknown',
     dt === 0 ? 'same start' : `starts ${Math.round(dt / 60_000)} min apart`,
   ];
