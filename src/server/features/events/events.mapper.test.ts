@@ -37,6 +37,17 @@ describe('fillFromMerged', () => {
     expect(fillFromMerged(kept, [sameStart]).event).toMatchObject({ endGiven: true, endDate: new Date(start.getTime() + 6 * 3600_000) });
   });
 
+  it("gives a named place without its position the venue's point from a merged record", () => {
+    const kept = record({ venueName: 'Central Library', address: '801 SW 10th Ave' });
+    const withPoint = mergedRecord({ venueName: 'Multnomah County Central Library', lat: 45.519, lng: -122.6829, neighbourhood: 'Downtown' });
+    expect(fillFromMerged(kept, [withPoint]).event).toMatchObject({ venueName: 'Central Library', address: '801 SW 10th Ave', lat: 45.519, lng: -122.6829, geoApprox: false, neighbourhood: 'Downtown' });
+    // A neighbourhood's centre is no position to give; the kept record's own neighbourhood stays.
+    const centreOnly = mergedRecord({ lat: 45.52, lng: -122.68, geoApprox: true });
+    expect(fillFromMerged(kept, [centreOnly]).event).toMatchObject({ lat: null, lng: null });
+    const approx = record({ venueName: 'Central Library', lat: 45.52, lng: -122.68, geoApprox: true, neighbourhood: 'Downtown' });
+    expect(fillFromMerged(approx, [withPoint]).event).toMatchObject({ lat: 45.519, geoApprox: false, neighbourhood: 'Downtown' });
+  });
+
   it('fills a listed event only from records that were listed and that their source still lists', () => {
     const kept = record();
     const unreviewed = mergedRecord({ description: 'Not yet reviewed', premergeStatus: 'pending' });

@@ -99,6 +99,12 @@ export function fillFromMerged(row: DetailRow, merged: DetailRow[]): DetailRow {
       e.address ??= v.address;
     }
   }
+  // A named place without its position (or with only its neighbourhood's centre): a merged
+  // record, one event at one place with it, gives the venue's own point.
+  if (e.lat === null || e.lng === null || e.geoApprox) {
+    const p = first((d) => (d.event.lat !== null && d.event.lng !== null && !d.event.geoApprox ? d.event : null));
+    if (p) Object.assign(e, { lat: p.lat, lng: p.lng, geoApprox: false, neighbourhood: e.neighbourhood ?? p.neighbourhood });
+  }
   e.address ??= first((d) => d.event.address) ?? null;
   e.neighbourhood ??= first((d) => d.event.neighbourhood) ?? null;
   // An end the kept record's source never gave, when another source gives one for the same start.

@@ -126,6 +126,18 @@ describe('one event relisted by another site', () => {
     expect(detail.venue).toBe('Leftbank Annex');
   });
 
+  it("gives the original's named venue the position a relisting merged into it gives", async () => {
+    await source('Library', 'a', [{ uid: 'spanish@library', title: 'Spanish Conversation Hour', start: '20261205T180000', location: 'Central Library' }]);
+    const { run } = await source('Blog', 'b', [{ uid: 'spanish@blog', title: 'Spanish Conversation Hour', start: '20261205T180000', location: 'Central Library', geo: '45.519;-122.6829' }]);
+    expect(run).toMatchObject({ created: 0, merged: 1 });
+    const items = (await api('GET', '/api/events?search=spanish')).json() as { id: string; venue: string; lat: number | null; lng: number | null }[];
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ venue: 'Central Library', lat: 45.519, lng: -122.6829 });
+    // On its page as on its card, and a radius around the library finds it.
+    expect((await api('GET', `/api/events/${items[0]!.id}`)).json()).toMatchObject({ lat: 45.519, lng: -122.6829 });
+    expect(((await api('GET', '/api/events?lat=45.519&lng=-122.6829&radius=1')).json() as { id: string }[]).map((e) => e.id)).toEqual([items[0]!.id]);
+  });
+
   it('fills the place the original left blank from a relisting merged into it on arrival', async () => {
     const page = 'https://tickets.example.org/e/holiday-makers-fair-2026-48213';
     await source('Listings', 'a', [{ uid: 'fair@listings', title: 'Holiday Makers Fair', start: '20261205T100000', url: page }]);
