@@ -1012,9 +1012,17 @@ export function createEventsRepository(db: Db) {
     },
 
     /** The sources that list an event: its own links and those of the records merged into it. */
+    /** The event's links and those of the records merged into it; `dropped`: a merged record its source no longer lists. */
     async findSources(eventId: string) {
       return db
-        .select({ sourceType: eventSources.sourceType, url: eventSources.url, name: eventSources.name, eventId: eventSources.eventId, sourceId: eventSources.sourceId })
+        .select({
+          sourceType: eventSources.sourceType,
+          url: eventSources.url,
+          name: eventSources.name,
+          eventId: eventSources.eventId,
+          sourceId: eventSources.sourceId,
+          dropped: sql<boolean>`${eventSources.eventId} <> ${eventId} and exists (select 1 from ${events} r where r.id = ${eventSources.eventId} and r.gone_at is not null)`,
+        })
         .from(eventSources)
         .where(sql`${eventSources.eventId} = ${eventId} or ${eventSources.eventId} in (select ${events.id} from ${events} where ${events.mergedInto} = ${eventId})`)
         .orderBy(asc(eventSources.seenAt));

@@ -99,7 +99,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const own = links.filter((l) => l.eventId === row.event.id);
       // Records merged into it, and (from before merges kept records) further sources linked to it directly.
       const mergedRecords = links.length - own.length + Math.max(0, new Set(own.map((l) => l.sourceId ?? `${l.sourceType}:${l.url}`)).size - 1);
-      const sources = links.map(({ sourceType, url, name }) => ({ sourceType, url, name }));
+      // The sources that list it now: not one that dropped its record merged into it.
+      const sources = links.filter((l) => !l.dropped).map(({ sourceType, url, name }) => ({ sourceType, url, name }));
       const dates = await repo.seriesDates(row.event, clock.now());
       return toEventDetail(row, sources, unit, { mergedRecords, dates });
     },

@@ -24,6 +24,51 @@ export function createDuplicatesRepository(db: Db) {
   const lockEvents = async (ids: readonly string[]) => {
     await db.execute(sql`select id from ${events} where id = any(${sql.param([...ids])}::uuid[]) order by id for update`);
   };
+  /**
+   * Merges `childId` into `targetId`: the child is kept whole (status 'merged', its own status
+   * remembered), records merged into it follow, and people who saved it have the target saved too
+   * (a copy that remembers the record it came from, so a split gives it back).
+   */
+  async function mergeInto(childId: string, targetId: string, at: Date) {
+    await db.execute(sql`update ${events} set premerge_status = status, status = 'merged', merged_into = ${targetId}, updated_at = ${at.toISOString()}
+      where id = ${childId} and status <> 'merged'`);
+    await db.execute(sql`update ${events} set merged_into = ${targetId} where merged_into = ${childId}`);
+    await db.execute(sql`insert into ${favorites} (user_id, event_id, created_at, copied_from)
+      select user_id, ${targetId}, created_at, coalesce(copied_from, ${childId}) from ${favorites} where event_id = ${childId} on conflict do nothing`);
+    await db.execute(sql`update ${events} e set favorite_count = (select count(*) from ${favorites} where event_id = ${targetId}), people_count = ${peopleOf(sql`e.id`)} where e.id = ${targetId}`);
+  }
+  /**
+   * Fills what each event's own record leaves blank from the records merged into it (see
+   * fillFromMerged: a description, a price, a place, an end), from the record's own values, so
+   * that a field no record fills any more (after a split, or a record its source changed or
+   * dropped) gets its own value back; the own values are kept in `filled` (merge-fill.ts). Lists,
+   * filters and calendars show what is filled. Returns the events it changed.
+   */
+  async function fillFromMergedRecords(eventIds: readonly string[]): Promise<string[]> {
+    const reads = createEventsRepository(db);
+    const ids = [...new Set(eventIds)];
+    const changed: string[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      // Read what a split or merge under way has committed, not what it is changing.
+      await lockEvents(chunk);
+      const [rows, records] = [await reads.findByIds(chunk), await reads.findMergedRecords(chunk)];
+      for (const row of rows) {
+        if (row.event.status === 'merged') continue;
+        const mine = records.filter((m) => m.event.mergedInto === row.event.id);
+        if (!mine.length && Object.keys(row.event.filled).length === 0) continue;
+        const own = ownValues(row.event);
+        const withFill = fillFromMerged({ ...row, event: own }, mine).event;
+        // What an admin corrected is the event's own: never filled over.
+        for (const c of editedColumns(row.event.editedFields)) Object.assign(withFill, { [c]: own[c] });
+        const { set, filled } = fillChanges(row.event, withFill);
+        if (!Object.keys(set).length && sameFilled(filled, row.event.filled)) continue;
+        await db.update(events).set({ ...set, filled }).where(eq(events.id, row.event.id));
+        changed.push(row.event.id);
+      }
+    }
+    return changed;
+  }
   return {
     /** Proposes pairs; a pair already proposed (or decided) stays as it is. */
     async insertPairs(rows: ProposedPair[], at: Date) {
@@ -81,19 +126,7 @@ export function createDuplicatesRepository(db: Db) {
       const [row] = await db.select({ id: events.id, status: events.status, mergedInto: events.mergedInto, createdAt: events.createdAt }).from(events).where(eq(events.id, id));
       return row;
     },
-    /**
-     * Merges `childId` into `targetId`: the child is kept whole (status 'merged', its own status
-     * remembered), records merged into it follow, and people who saved it have the target saved too
-     * (a copy that remembers the record it came from, so a split gives it back).
-     */
-    async mergeInto(childId: string, targetId: string, at: Date) {
-      await db.execute(sql`update ${events} set premerge_status = status, status = 'merged', merged_into = ${targetId}, updated_at = ${at.toISOString()}
-        where id = ${childId} and status <> 'merged'`);
-      await db.execute(sql`update ${events} set merged_into = ${targetId} where merged_into = ${childId}`);
-      await db.execute(sql`insert into ${favorites} (user_id, event_id, created_at, copied_from)
-        select user_id, ${targetId}, created_at, coalesce(copied_from, ${childId}) from ${favorites} where event_id = ${childId} on conflict do nothing`);
-      await db.execute(sql`update ${events} e set favorite_count = (select count(*) from ${favorites} where event_id = ${targetId}), people_count = ${peopleOf(sql`e.id`)} where e.id = ${targetId}`);
-    },
+    mergeInto,
     /**
      * Gives every record merged into the event its own listing back, with the status it had; the
      * saves the merges copied go back to the records they came from, and each count is made again.
@@ -110,37 +143,51 @@ export function createDuplicatesRepository(db: Db) {
       }
       return ids;
     },
+    fillFromMergedRecords,
     /**
-     * Fills what each event's own record leaves blank from the records merged into it (see
-     * fillFromMerged: a description, a price, a place, an end), from the record's own values, so
-     * that a field no record fills any more (after a split, or a record its source changed or
-     * dropped) gets its own value back; the own values are kept in `filled` (merge-fill.ts). Lists,
-     * filters and calendars show what is filled. Returns the events it changed.
+     * Listed events whose own record this source's whole run no longer lists while a record of
+     * another source merged into them still does, each with that record (an approved one first,
+     * then the oldest): the record takes the event over (handOver).
      */
-    async fillFromMergedRecords(eventIds: readonly string[]): Promise<string[]> {
-      const reads = createEventsRepository(db);
-      const ids = [...new Set(eventIds)];
-      const changed: string[] = [];
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = ids.slice(i, i + 500);
-        // Read what a split or merge under way has committed, not what it is changing.
-        await lockEvents(chunk);
-        const [rows, records] = [await reads.findByIds(chunk), await reads.findMergedRecords(chunk)];
-        for (const row of rows) {
-          if (row.event.status === 'merged') continue;
-          const mine = records.filter((m) => m.event.mergedInto === row.event.id);
-          if (!mine.length && Object.keys(row.event.filled).length === 0) continue;
-          const own = ownValues(row.event);
-          const withFill = fillFromMerged({ ...row, event: own }, mine).event;
-          // What an admin corrected is the event's own: never filled over.
-          for (const c of editedColumns(row.event.editedFields)) Object.assign(withFill, { [c]: own[c] });
-          const { set, filled } = fillChanges(row.event, withFill);
-          if (!Object.keys(set).length && sameFilled(filled, row.event.filled)) continue;
-          await db.update(events).set({ ...set, filled }).where(eq(events.id, row.event.id));
-          changed.push(row.event.id);
-        }
-      }
-      return changed;
+    async droppedWhileMergedRecordsList(sourceId: string, runStart: Date, now: Date): Promise<{ eventId: string; recordId: string }[]> {
+      // A record of another source merged into `e`, which that source still lists.
+      const listedRecord = sql`c.merged_into = e.id and c.status = 'merged' and c.gone_at is null
+        and exists (select 1 from ${eventSources} s3 where s3.event_id = c.id and s3.source_id is distinct from ${sourceId})`;
+      return queryRows<{ eventId: string; recordId: string }>(
+        db,
+        sql`select e.id as "eventId",
+            (select c.id from ${events} c where ${listedRecord} order by (c.premerge_status = 'approved') desc, c.created_at, c.id limit 1) as "recordId"
+          from ${events} e
+          where e.gone_at is null and e.status <> 'merged' and e.start_date > ${now.toISOString()}
+            and e.id in (select l.event_id from ${eventSources} l where l.source_id = ${sourceId} and l.seen_at < ${runStart.toISOString()})
+            and not exists (select 1 from ${eventSources} s2 where s2.event_id = e.id and s2.source_id is distinct from ${sourceId})
+            and exists (select 1 from ${events} c where ${listedRecord})
+          order by e.id`,
+      );
+    },
+    /**
+     * A record merged into an event takes it over, the event's own record now gone from its
+     * source: the record is listed again (as it was before its merge), the event's other records
+     * are merged into it, and the event becomes its record, gone (a saved link answers with the
+     * record, whose saves it copies). Both show their own values, the new event filled from its
+     * records. Nothing is deleted: a split of the record gives the event back as it was, gone.
+     */
+    async handOver(eventId: string, recordId: string, at: Date) {
+      await lockEvents([eventId, recordId]);
+      const stamp = at.toISOString();
+      const [taken] = await queryRows<{ id: string }>(
+        db,
+        sql`update ${events} set status = coalesce(premerge_status, 'pending'), premerge_status = null, merged_into = null, updated_at = ${stamp}
+          where id = ${recordId} and merged_into = ${eventId} and status = 'merged' and gone_at is null returning id`,
+      );
+      if (!taken) return false;
+      await db.execute(sql`update ${events} set merged_into = ${recordId} where merged_into = ${eventId}`);
+      // No record merged into it now: what they filled goes back to its own values.
+      await fillFromMergedRecords([eventId]);
+      await mergeInto(eventId, recordId, at);
+      await db.execute(sql`update ${events} set gone_at = ${stamp} where id = ${eventId}`);
+      await fillFromMergedRecords([recordId]);
+      return true;
     },
     /**
      * Events merged before merges filled the kept row (migration 0037): nothing filled yet, while

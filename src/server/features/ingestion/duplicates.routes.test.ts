@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { CANCELLED_BY_SOURCE, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CANCELLED_BY_SOURCE, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
@@ -285,11 +285,14 @@ describe('possible duplicates for admins', () => {
     t.clock.advance(60_000);
     await api('POST', `/api/admin/sources/${venueSource!.id}/run`);
     expect(await page()).toMatchObject({ venue: 'Leftbank Annex, Ballroom', description: '', endGiven: false });
+    // Nor is it named among the event's sources while it no longer lists it.
+    expect((await page()).sources.map((x: { name: string }) => x.name)).toEqual(['Listings']);
     // Back in its feed, it fills again; a split then gives the kept record its own, with the admin's venue.
     feeds.a = ics([{ uid: 'fair@venue', title: 'Holiday Makers Fair', start: '20261205T100000', end: '20261205T160000', location: 'Leftbank Annex', geo: '45.5297;-122.6668', description: 'Fifty makers, hot cider.' }]);
     t.clock.advance(60_000);
     await api('POST', `/api/admin/sources/${venueSource!.id}/run`);
     expect(await page()).toMatchObject({ description: 'Fifty makers, hot cider.' });
+    expect((await page()).sources.map((x: { name: string }) => x.name).sort()).toEqual(['Listings', 'Venue']);
     expect((await api('POST', `/api/admin/events/${keepId}/split`)).statusCode).toBe(200);
     expect(await page()).toMatchObject({ venue: 'Leftbank Annex, Ballroom', description: '', endGiven: false });
   });
@@ -499,6 +502,35 @@ describe('events a source drops', () => {
     return (await api('POST', `/api/admin/sources/${id}/run`)).json() as { notes: { kind: string; reason: string; count: number }[] };
   }
   const eventPage = async (eventId: string) => (await t.app.inject({ method: 'GET', url: `/api/events/${eventId}` })).json() as { removedBySource: boolean; cancelledBySource: boolean };
+
+  it("hand over to another source's record merged into them, which still lists the event: its details, its sources, news of its start", async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place, description: 'Open reading, sign up at the door.' };
+    const { id: library } = await approvedSource([{ ...poetry, start: '20261210T191500' }]);
+    const [{ id: kept }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    // The blog lists it at 7 PM: merged into the library's (15 minutes apart, same place and title).
+    const blog = await source('Blog', 'b', [{ uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T190000', ...place }]);
+    expect(blog.run).toMatchObject({ created: 0, merged: 1 });
+    expect((await api('POST', `/api/user/favorites/${kept}`, undefined, member)).statusCode).toBe(200);
+    // The library moves it to 7:30, then drops it.
+    await rerun(library, [poetry]);
+    const run = await rerun(library, []);
+    expect(run.notes).toContainEqual({ kind: 'kept', reason: HANDED_OVER, count: 1, examples: ['Poetry Reading'] });
+
+    // Still listed once, as the blog, the one source listing it, gives it; the saved link answers with it.
+    const items = (await api('GET', '/api/events?search=poetry', undefined, member)).json() as { id: string; startDate: string }[];
+    expect(items).toHaveLength(1);
+    expect(items[0]!.startDate).toBe('2026-12-11T03:00:00.000Z');
+    const page = (await api('GET', `/api/events/${kept}`, undefined, member)).json();
+    expect(page).toMatchObject({ id: items[0]!.id, startDate: '2026-12-11T03:00:00.000Z', sources: [{ name: 'Blog' }], removedBySource: false, description: '' });
+    expect((await api('GET', '/api/user/favorites', undefined, member)).json()).toEqual([expect.objectContaining({ id: items[0]!.id, removedBySource: false })]);
+    const bell = (await api('GET', '/api/notifications', undefined, member)).json() as { items: { title: string; message: string }[] };
+    expect(bell.items.filter((n) => n.title === 'Saved event moved').map((n) => n.message).at(0)).toContain('now starts');
+    // The library lists it again: its record joins the blog's event, not a second listing.
+    await rerun(library, [poetry]);
+    expect(await listed()).toEqual(['Poetry Reading']);
+    expect((await api('GET', `/api/events/${kept}`, undefined, member)).json()).toMatchObject({ id: items[0]!.id, description: 'Open reading, sign up at the door.' });
+  });
 
   it('stay reachable by their page, marked as removed by the source, in the saved list and calendars too', async () => {
     const { id, eventId } = await approvedSource([SHOW]);

@@ -13,6 +13,7 @@ import { classify, classifyFeed, type Classification, type ClassifierInput } fro
 import { APPROVE_CONFIDENCE, classifyWithLlm, refineWithLlm, type LlmClassifyLog } from './classifier/llm-classify.ts';
 import { CONNECTORS } from './connectors/index.ts';
 import { SourceError, SourceUnreachable, type CandidateEvent, type ConnectorContext, type SafeFetch, type SourceSpec } from './ingestion.types.ts';
+import { createEventsRepository } from '../events/events.repository.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
@@ -108,6 +109,8 @@ export const REMOVED_UNSEEN = 'were no longer in the source: out of lists, each 
 export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, each marked cancelled for whoever saved it';
 export const POSTPONED_BY_SOURCE = 'were postponed by the source: out of lists until it gives a new date, each marked postponed for whoever saved it';
 export const RELISTED = 'were back in the source after being removed, cancelled or postponed: listed again';
+/** Events whose own record a whole run missed while another source's record of them is merged in: that record takes over (handOver). */
+export const HANDED_OVER = 'were no longer in the source, while another source lists the same event: listed with its details';
 
 const classifierInput = (n: NormalisedEvent): ClassifierInput => ({ title: n.title, description: n.description, venue: n.venueName, categories: n.categories });
 const CHUNK = 1000;
@@ -203,7 +206,7 @@ export function createIngestionService(deps: {
    *   while): they stay listed until a run that stores still misses them SUDDEN_DROP_HOLD_HOURS
    *   after the first run that held them.
    */
-  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<{ note: RunNote | null; gone: string[] }> {
+  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<{ note: RunNote | null; gone: string[]; final: boolean }> {
     const chunks = async <T>(rows: T[], write: (rows: T[]) => Promise<unknown>) => {
       for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
     };
@@ -215,17 +218,40 @@ export function createIngestionService(deps: {
     await chunks(plan.updates, r.updateEvents);
     await r.touchLinks(source.id, plan.seen, now);
     const unseen = await r.countUnseen(source.id, runStart, now);
-    if (unseen === 0) return { note: null, gone: [] };
-    if (!readWhole) return { note: { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] }, gone: [] };
+    // `final`: what the run did not meet is gone from the source (it read the whole source, and held nothing back).
+    if (unseen === 0) return { note: null, gone: [], final: readWhole };
+    if (!readWhole) return { note: { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] }, gone: [], final: false };
     if (unseen >= SUDDEN_DROP_MIN && unseen > SUDDEN_DROP_SHARE * (await r.countListedOnlyBy(source.id, now))) {
       const since = await r.heldSince(source.id, SUDDEN_DROP_KEPT_AS);
-      if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { note: { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] }, gone: [] };
+      if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { note: { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] }, gone: [], final: false };
     }
     // Open lists drop them at once, as they show a new or changed event.
     const gone = await r.markGone(source.id, runStart, now);
     for (const e of gone) if (e.status === 'approved') plan.announce.push({ id: e.id, action: 'updated' });
     const note: RunNote | null = gone.length ? { kind: 'removed', reason: REMOVED_UNSEEN, count: gone.length, examples: gone.slice(0, NOTE_EXAMPLES).map((e) => e.title) } : null;
-    return { note, gone: gone.map((e) => e.id) };
+    return { note, gone: gone.map((e) => e.id), final: true };
+  }
+
+  /**
+   * Events listed through this source's record that its whole run no longer lists, while another
+   * source's record merged into them still does: that record takes each over (its details, its
+   * listing), and whoever saved the event hears of a new start. Returns their titles.
+   */
+  async function handOverDropped(tx: Db, source: SourceRow, runStart: Date, now: Date, plan: RunPlan): Promise<string[]> {
+    const pairs = createDuplicatesRepository(tx);
+    const reads = createEventsRepository(tx);
+    const titles: string[] = [];
+    for (const { eventId, recordId } of await pairs.droppedWhileMergedRecordsList(source.id, runStart, now)) {
+      const [before] = await reads.findByIds([eventId]);
+      if (!before || !(await pairs.handOver(eventId, recordId, now))) continue;
+      const [after] = await reads.findByIds([recordId]);
+      titles.push(before.event.title);
+      plan.announce.push({ id: eventId, action: 'updated' }, { id: recordId, action: 'updated' });
+      if (after && after.event.startDate.getTime() !== before.event.startDate.getTime()) {
+        plan.news.push({ id: recordId, title: after.event.title, allDay: after.event.allDay, kind: 'moved', from: before.event.startDate, to: after.event.startDate });
+      }
+    }
+    return titles;
   }
 
   /** The run's record in History and the source's health on its card, as the run ended. */
@@ -276,15 +302,17 @@ export function createIngestionService(deps: {
       await r.lockMergedTargets(source.id);
       const state = await loadRunState(tx, source, items, classified);
       const plan = planRun(items, state);
-      const { note: unseen, gone } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
+      const { note: unseen, gone, final } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
       if (unseen) summary.notes.push(unseen);
+      const handed = final ? await handOverDropped(tx, source, runStart, state.now, plan) : [];
+      const pairs = createDuplicatesRepository(tx);
       const titled = (kind: RunNote['kind'], reason: string, titles: string[]) => {
         if (titles.length) summary.notes.push({ kind, reason, count: titles.length, examples: titles.slice(0, NOTE_EXAMPLES) });
       };
       titled('removed', CANCELLED_BY_SOURCE, plan.counts.cancelled);
       titled('removed', POSTPONED_BY_SOURCE, plan.counts.postponed);
       titled('relisted', RELISTED, plan.counts.relisted);
-      const pairs = createDuplicatesRepository(tx);
+      titled('kept', HANDED_OVER, handed);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
       // Records merged on arrival fill what the events they are one with leave blank (a place, a
       // price, ...); records merged before that their source changed fill them anew.
