@@ -381,6 +381,18 @@ describe('demo feed files', () => {
     expect(compareEvents(calendar, news).verdict).toBe('possible');
   });
 
+  it("lists Twelfth Night's opening night (its DTSTART) before the three RDATE performances", async () => {
+    // As the app reads it: through the demo fetch, in the window's third week.
+    const now = new Date('2026-01-19T20:00:00Z');
+    const fetch = createDemoFetch({ now: () => now, timeZone: LA, next: vi.fn<SafeFetch>() });
+    const text = (await fetch('demo://feeds/pdx-arts-calendar.ics')).text();
+    const arts = parseIcal({ now, timeZone: LA, horizonDays: 120, maxOccurrences: 100, text }).candidates;
+    const shows = arts.filter((c) => c.externalId.startsWith('twelfth-night@'));
+    // Fridays and a Saturday at 19:30 PST, two weeks on from the files' dates.
+    expect(shows.map((c) => c.start.toISOString())).toEqual(['2026-01-31T03:30:00.000Z', '2026-02-01T03:30:00.000Z', '2026-02-07T03:30:00.000Z', '2026-02-14T03:30:00.000Z']);
+    expect(shows[0]!.externalId).toBe('twelfth-night@demo.townbeat.local@2026-01-31T03:30:00.000Z');
+  });
+
   it('every file says it is Townbeat demo content', () => {
     for (const s of DEMO_SOURCES) {
       const name = s.url.replace('demo://feeds/', '');

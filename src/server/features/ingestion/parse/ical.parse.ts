@@ -5,7 +5,8 @@
 // own VTIMEZONE; floating times and dates use X-WR-TIMEZONE, else the city's zone.
 // Recurrences (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides) are expanded from `now` to
 // `now + horizonDays`, at most `maxOccurrences` per event, with iteration budgets so a rule like
-// FREQ=SECONDLY cannot spin (the sandbox's time limit is the last line of defence).
+// FREQ=SECONDLY cannot spin (the sandbox's time limit is the last line of defence). The set is
+// RFC 5545's: DTSTART, the RRULE's instances and the RDATEs, less the EXDATEs, each date once.
 
 import ICAL from 'ical.js';
 import { isRealWallClock, type WallClock } from '../../../../contract/time.ts';
@@ -524,7 +525,9 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
   }
   if (x.budget.left <= 0) return [];
 
+  const periodEnds = periodsToStarts(master, x.zones);
   alignRecurrenceTimes(master, overrideComps, x.zones);
+  if (!completeRecurrenceDates(master)) return [];
   const event: Event = new ICAL.Event(master, { strictExceptions: false, exceptions: overrideComps });
   const tzid = tzidOf(master, 'dtstart');
   const base = details(master, null);
@@ -536,6 +539,7 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
 
   const produced: CandidateEvent[] = [];
   const pastLimit = x.now.getTime() - Math.max(0, duration.toSeconds() * 1000) - 2 * DAY_MS;
+  const seen = new Set<number>();
   let iterations = 0;
   for (;;) {
     if (iterations++ >= MAX_ITERATIONS_PER_EVENT || x.budget.left-- <= 0) break;
@@ -546,6 +550,9 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
     if (recurrence.date.getTime() > x.horizonEnd.getTime()) break;
     // Long over (an occurrence that started before now may still be running): skip cheaply.
     if (recurrence.date.getTime() < pastLimit) continue;
+    // ical.js yields a date that both the RRULE and an RDATE give twice: it is one occurrence.
+    if (seen.has(recurrence.date.getTime())) continue;
+    seen.add(recurrence.date.getTime());
     const occ = event.getOccurrenceDetails(next);
     const item = occ.item;
     const isOverride = item !== event;
@@ -555,7 +562,7 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
       end = endOf(startInstant, item.component.hasProperty('dtend') || item.component.hasProperty('duration') ? occ.endDate : null, tzidOf(item.component, item.component.hasProperty('dtend') ? 'dtend' : 'dtstart'), x.zones);
     } else {
       const hasEnd = master.hasProperty('dtend') || master.hasProperty('duration');
-      end = hasEnd ? endOf(startInstant, occ.endDate, tzid, x.zones) : endOf(startInstant, null, tzid, x.zones);
+      end = periodEnds.get(recurrence.date.getTime()) ?? (hasEnd ? endOf(startInstant, occ.endDate, tzid, x.zones) : endOf(startInstant, null, tzid, x.zones));
     }
     const candidate = compact({
       externalId: `${baseId}@${recurrence.date.toISOString()}`,
@@ -623,6 +630,82 @@ function alignRecurrenceTimes(master: Component, overrides: Component[], zones: 
     const v = p?.getFirstValue() as Time | undefined;
     if (p && validTime(v)) p.setValue(inFrame(v, tzidOf(o, 'recurrence-id')));
   }
+}
+
+/**
+ * Turns RDATE;VALUE=PERIOD values into their starts, which ical.js can expand (it yields a period
+ * as it is, which ends the expansion: the whole series was lost), and returns each period's end
+ * by the instant it starts, for the occurrence that period gives.
+ */
+function periodsToStarts(master: Component, zones: Zones): Map<number, Date> {
+  const ends = new Map<number, Date>();
+  for (const p of master.getAllProperties('rdate')) {
+    const values = p.getValues() as unknown[];
+    if (!values.some((v) => v instanceof ICAL.Period)) continue;
+    const ptzid = typeof p.getParameter('tzid') === 'string' ? (p.getParameter('tzid') as string) : null;
+    const starts: Time[] = [];
+    for (const v of values) {
+      if (!(v instanceof ICAL.Period) || !validTime(v.start)) continue;
+      const start = toInstant(v.start, ptzid, zones).date;
+      const endTime = v.getEnd();
+      const end = validTime(endTime) ? toInstant(endTime, ptzid, zones).date : null;
+      if (end && end.getTime() > start.getTime()) ends.set(start.getTime(), end);
+      starts.push(v.start);
+    }
+    if (starts.length) p.setValues(starts);
+    else master.removeProperty(p);
+  }
+  return ends;
+}
+
+/**
+ * Makes the RDATEs what ical.js needs to expand RFC 5545's recurrence set (DTSTART, the RRULE's
+ * instances and the RDATEs, less the EXDATEs), once times are in DTSTART's frame:
+ * - without an RRULE ical.js yields the RDATEs alone, so DTSTART joins them (a run of shows
+ *   given as its opening night plus RDATEs was listed without the opening night);
+ * - ical.js yields a date given twice (by two RDATEs, or by an RDATE and the RRULE) twice, and an
+ *   EXDATE removes only the first copy: so each RDATE is kept once and those an EXDATE removes
+ *   are dropped here (the expansion skips a date the RRULE gives again).
+ * Returns false when no date is left.
+ */
+function completeRecurrenceDates(master: Component): boolean {
+  const dtstart = master.getFirstPropertyValue('dtstart') as Time;
+  // Compared as ical.js compares them, a DATE EXDATE removing every time on its day.
+  const dayOf = (t: Time) => ICAL.Time.fromData({ year: t.year, month: t.month, day: t.day }).toUnixTime();
+  const exTimes = new Set<number>();
+  const exDays = new Set<number>();
+  for (const p of master.getAllProperties('exdate')) {
+    for (const v of p.getValues() as unknown[]) {
+      if (!(v instanceof ICAL.Time) || !validTime(v)) continue;
+      exTimes.add(v.toUnixTime());
+      if (v.isDate) exDays.add(v.toUnixTime());
+    }
+  }
+  const kept = new Set<number>();
+  const keep = (t: Time): boolean => {
+    const at = t.toUnixTime();
+    if (kept.has(at) || exTimes.has(at) || (!t.isDate && exDays.has(dayOf(t)))) return false;
+    kept.add(at);
+    return true;
+  };
+  const ruled = master.hasProperty('rrule');
+  // DTSTART first, so that an RDATE repeating it is the one left out.
+  const startKept = !ruled && keep(dtstart);
+  for (const p of master.getAllProperties('rdate')) {
+    const values = p.getValues() as unknown[];
+    if (!values.every((v): v is Time => v instanceof ICAL.Time)) continue;
+    const left = values.filter(keep);
+    if (left.length === 0) master.removeProperty(p);
+    else if (left.length < values.length) p.setValues(left);
+  }
+  if (startKept) {
+    const p = new ICAL.Property('rdate');
+    const tzid = tzidOf(master, 'dtstart');
+    if (tzid) p.setParameter('tzid', tzid);
+    p.setValue(dtstart.clone());
+    master.addProperty(p);
+  }
+  return ruled || kept.size > 0;
 }
 
 /**
