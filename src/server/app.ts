@@ -189,7 +189,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('bus', bus);
   const realtime = await registerRealtime(app, { database, bus, publicUrl: env.PUBLIC_URL });
   app.decorate('realtime', realtime);
-  const events = createEventsService({ db: database.db, clock, city, bus });
+  const duplicates = createDuplicatesService({ db: database.db, clock, bus, unit: city.distanceUnit });
+  const events = createEventsService({ db: database.db, clock, city, bus, afterApproved: (id, adminId) => duplicates.mergeOnApproval(id, adminId) });
   const health = createHealthService({ db: database.db, clock, startedAt: clock.now(), scheduler: () => (app.hasDecorator('scheduler') ? app.scheduler : null), eventCounts: (now) => events.stats(now) });
   await app.register(healthRoutes, { health });
   await app.register(eventsRoutes, { events, users: authRepo, clock, publicUrl: env.PUBLIC_URL, cityName: city.name });
@@ -200,7 +201,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sourcesRepo = createSourcesRepository(database.db);
   // The model endpoint is admin configuration: plain fetch, not the guarded one used for feeds.
   const llm = aiMonitor.wrapLlm('classification', createLlmClient({ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL }));
-  const duplicates = createDuplicatesService({ db: database.db, clock, bus, unit: city.distanceUnit });
   const ingestion = createIngestionService({ db: database.db, clock, city, fetch, bus, llm, log: app.log, mergeThreshold: (db) => duplicates.mergeThreshold(createDuplicatesRepository(db)) });
   // Planner statistics are kept by the app: PGlite has no autovacuum, and a server's may be off or behind (statistics.ts).
   const statistics = createStatisticsKeeper(database);

@@ -33,7 +33,7 @@ export function reviewNews(title: string, id: string, status: 'approved' | 'reje
 }
 
 /** Finding, reading and keeping events. */
-export function createEventsService(deps: { db: Db; clock: Clock; city: CityConfig; bus: EventBus }) {
+export function createEventsService(deps: { db: Db; clock: Clock; city: CityConfig; bus: EventBus; afterApproved?: (id: string, adminId: string) => Promise<unknown> }) {
   const { db, clock, city } = deps;
   const repo = createEventsRepository(db);
   const unit = city.distanceUnit;
@@ -232,6 +232,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       });
       deps.bus.publish('event_update', { id, action: status });
       if (told) publishNotifications(deps.bus, told.userId, [told.n]);
+      // Listed now: what waited only for this decision follows it (a duplicate merges, see ingestion's duplicates).
+      if (status === 'approved') await deps.afterApproved?.(id, adminId);
       return summary({ event: row, isFavorited: false, distanceM: null });
     },
 

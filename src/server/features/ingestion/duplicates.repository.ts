@@ -86,6 +86,13 @@ export function createDuplicatesRepository(db: Db) {
         .from(duplicatePairs)
         .where(and(ne(duplicatePairs.status, 'open'), eq(duplicatePairs.kind, 'cross_source'))),
     /** Open proposals whose two events are both still listed on their own (not merged since), most likely first. */
+    /** Open proposals of two sources' records with `eventId` on one side. */
+    openCrossSourceOf: (eventId: string) =>
+      db
+        .select()
+        .from(duplicatePairs)
+        .where(and(stillOpen, eq(duplicatePairs.kind, 'cross_source'), sql`${eventId} in (${duplicatePairs.eventA}, ${duplicatePairs.eventB})`))
+        .orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt)),
     listOpen: (limit: number) => db.select().from(duplicatePairs).where(stillOpen).orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt)).limit(limit),
     /**
      * The names of the sources listing each event, by event id: its own links and those of the
@@ -240,7 +247,7 @@ export function createDuplicatesRepository(db: Db) {
     /** Fields a split compares to score the pair it records as kept apart. */
     comparables: (ids: string[]) =>
       db
-        .select({ id: events.id, title: events.title, startDate: events.startDate, venueName: events.venueName, venueId: events.venueId, address: events.address, lat: events.lat, lng: events.lng, geoApprox: events.geoApprox })
+        .select({ id: events.id, title: events.title, startDate: events.startDate, venueName: events.venueName, venueId: events.venueId, address: events.address, lat: events.lat, lng: events.lng, geoApprox: events.geoApprox, url: events.sourceUrl, status: events.status, goneAt: events.goneAt })
         .from(events)
         .where(sql`${events.id} = any(${sql.param(ids)}::uuid[])`),
   };

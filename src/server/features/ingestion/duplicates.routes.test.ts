@@ -163,6 +163,28 @@ describe('possible duplicates for admins', () => {
     return list.pairs[0] as { id: string; a: { id: string }; b: { id: string } };
   }
 
+  it('merges, once an admin approves it, a record kept apart only because it waited for review', async () => {
+    const fest = { title: 'Jazz Night with the Blue Trio', start: '20261205T190000', location: 'Doug Fir Lounge', geo: '45.5225;-122.6574' };
+    // The venue's calendar is not trusted: its events wait for review.
+    feeds.a = ics([{ uid: 'fest@venue', ...fest }]);
+    const venue = (await api('POST', '/api/admin/sources', { name: 'Venue', connector: 'ical', url: server.url('/a.ics'), sourceType: 'ical', trusted: false })).json() as { id: string };
+    expect((await api('POST', `/api/admin/sources/${venue.id}/run`)).json()).toMatchObject({ created: 1 });
+    const [pending] = await queryRows<{ id: string; status: string }>(t.database.db, sql`select id, status from events`);
+    expect(pending!.status).toBe('pending');
+    await source('Listings', 'b', [{ uid: 'fest@listings', ...fest }]);
+    const [listing] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where id <> ${pending!.id}`);
+    const { pairs } = (await api('GET', '/api/admin/duplicates')).json() as { pairs: { id: string; reason: string }[] };
+    expect(pairs.map((p) => p.reason)).toEqual([expect.stringContaining('kept apart, as the other waits for review')]);
+
+    // Approved, it is the listing's event: one listing, with both sources, found by either id.
+    expect((await api('POST', `/api/admin/events/${pending!.id}/approve`)).statusCode).toBe(200);
+    expect(await listed()).toEqual(['Jazz Night with the Blue Trio']);
+    const page = (await api('GET', `/api/events/${pending!.id}`, undefined, member)).json();
+    expect(page).toMatchObject({ id: listing!.id, mergedRecords: 1 });
+    expect(page.sources.map((x: { name: string }) => x.name).sort()).toEqual(['Listings', 'Venue']);
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ open: 0, decisions: { merged: 1 } });
+  });
+
   it('lists the most likely hundred and says how many are open in all', async () => {
     const rows = await t.database.db
       .insert(events)

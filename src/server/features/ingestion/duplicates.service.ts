@@ -25,7 +25,7 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
     return learnedMergeThreshold((await r.decisions()).map((d) => ({ score: d.score, merged: d.status === 'merged' })));
   }
 
-  return {
+  const service = {
     mergeThreshold,
 
     /**
@@ -89,6 +89,25 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
       return result;
     },
 
+    /**
+     * After an admin approves an event: a proposal held back only because one side waited for
+     * review (a run never merges a listed record into an unlisted event) merges as a run would
+     * have merged it, when the two are still one event beyond doubt; the event listed first is
+     * kept. Returns the event it was merged into, if any.
+     */
+    async mergeOnApproval(eventId: string, adminId: string): Promise<string | null> {
+      for (const pair of await repo.openCrossSourceOf(eventId)) {
+        const otherId = pair.eventA === eventId ? pair.eventB : pair.eventA;
+        const rows = new Map((await repo.comparables([eventId, otherId])).map((e) => [e.id, e]));
+        const [me, other] = [rows.get(eventId), rows.get(otherId)];
+        if (!me || !other || me.status !== 'approved' || other.status !== 'approved' || me.goneAt || other.goneAt) continue;
+        if (compareEvents({ ...me, start: me.startDate }, { ...other, start: other.startDate }).verdict !== 'same') continue;
+        await service.merge(pair.id, adminId, otherId);
+        return otherId;
+      }
+      return null;
+    },
+
     async keepApart(pairId: string, adminId: string): Promise<{ id: string; status: 'kept_apart' }> {
       const pair = await repo.findById(pairId);
       if (!pair) throw notFound('Duplicate pair not found');
@@ -142,6 +161,7 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
       return { eventId, restored };
     },
   };
+  return service;
 }
 
 export type DuplicatesService = ReturnType<typeof createDuplicatesService>;
