@@ -1,51 +1,79 @@
 import { z } from 'zod';
 
 export const CONNECTOR_IDS = ['ical', 'rss', 'jsonld', 'eventbrite', 'meetup', 'ticketmaster', 'socrata', 'ckan', 'gancio', 'mobilizon', 'csv'] as const;
-export const ConnectorId = z.enum(CONNECTOR_IDS);
+export const ConnectorId = z.enum(CONNECTOR_IDS, {
+  error: (issue) => (issue.input === undefined ? 'connector is required' : `connector must be one of ${CONNECTOR_IDS.join(', ')}`),
+});
 
-const sourceType = z
-  .string()
+/** A text field's wrong type said by name: missing is "name is required", another type "name must be text". */
+const text = (field: string) => z.string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be text`) });
+
+const name = text('name').trim().min(1, 'name is required').max(120, 'name must be at most 120 characters');
+
+const sourceType = text('sourceType')
   .trim()
   .min(1, 'sourceType is required')
-  .max(40)
+  .max(40, 'sourceType must be at most 40 characters')
   .regex(/^[a-z0-9_-]+$/, 'sourceType must be lower-case letters, digits, - or _');
+
+/**
+ * A source's address. Only http and https are fetched (the safe fetch refuses the rest at run
+ * time); webcal(s), a calendar's subscribe link, is fetched as https (fetch-source.ts).
+ */
+const sourceUrl = z
+  .url({ error: 'url must be a URL', abort: true })
+  .max(2000, 'url must be at most 2000 characters')
+  .refine((u) => /^(https?|webcals?):/i.test(u), 'only http and https addresses can be read');
+
+const intervalMinutes = z
+  .number({ error: 'intervalMinutes must be a whole number of minutes' })
+  .int('intervalMinutes must be a whole number of minutes')
+  .min(1, 'intervalMinutes must be between 1 and 15')
+  .max(15, 'intervalMinutes must be between 1 and 15');
+const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
 
 /** An uploaded CSV (config.csv) may be as large as a fetched feed. */
 export const MAX_CSV_UPLOAD_BYTES = 10 * 1024 * 1024;
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 
-/** A connector's settings; an uploaded CSV is text of at most 10 MB. */
-const sourceConfig = z.record(z.string(), z.unknown()).superRefine((config, ctx) => {
+/**
+ * A connector's settings; an uploaded CSV is text of at most 10 MB. What each connector needs of
+ * them the server checks against the source as saved (its connector's `check`).
+ */
+const sourceConfig = z.record(z.string(), z.unknown(), { error: 'config must be a JSON object' }).superRefine((config, ctx) => {
   const csv = config.csv;
   if (csv === undefined) return;
   if (typeof csv !== 'string') ctx.addIssue({ code: 'custom', path: ['csv'], message: 'config.csv must be the CSV text' });
   else if (csv.length > MAX_CSV_UPLOAD_BYTES / 4 && utf8Bytes(csv) > MAX_CSV_UPLOAD_BYTES) ctx.addIssue({ code: 'custom', path: ['csv'], message: 'config.csv must be at most 10 MB' });
 });
 
+/** Fields a body may not carry are refused by name rather than dropped unseen (`allowed` lists those it may). */
+const onlyKnown = (allowed: string) => (issue: { code?: string; keys?: string[] }) =>
+  issue.code === 'unrecognized_keys' && issue.keys ? `${issue.keys.join(', ')}: not a field ${allowed}` : undefined;
+
+const SOURCE_FIELDS = { name, url: sourceUrl, sourceType, intervalMinutes, trusted: flag('trusted'), enabled: flag('enabled'), config: sourceConfig };
+
 /** POST /api/admin/sources */
-export const SourceCreate = z.object({
-  name: z.string().trim().min(1, 'name is required').max(120),
-  connector: ConnectorId,
-  url: z.url('url must be a URL').max(2000).optional(),
-  sourceType,
-  intervalMinutes: z.number().int().min(1, 'intervalMinutes must be between 1 and 15').max(15, 'intervalMinutes must be between 1 and 15').default(10),
-  trusted: z.boolean().default(false),
-  enabled: z.boolean().default(true),
-  config: sourceConfig.default({}),
-});
+export const SourceCreate = z.strictObject(
+  {
+    ...SOURCE_FIELDS,
+    connector: ConnectorId,
+    url: sourceUrl.optional(),
+    intervalMinutes: intervalMinutes.default(10),
+    trusted: flag('trusted').default(false),
+    enabled: flag('enabled').default(true),
+    config: sourceConfig.default({}),
+  },
+  { error: onlyKnown('of a new source (name, connector, url, sourceType, intervalMinutes, trusted, enabled, config)') },
+);
 export type SourceCreate = z.infer<typeof SourceCreate>;
 
-/** PATCH /api/admin/sources/:id */
+/**
+ * PATCH /api/admin/sources/:id. The connector stays what the source was added with (its config
+ * means nothing to another): a body naming it, or any other field, is refused by name.
+ */
 export const SourcePatch = z
-  .object({
-    name: z.string().trim().min(1).max(120),
-    url: z.url().max(2000).nullable(),
-    sourceType,
-    intervalMinutes: z.number().int().min(1, 'intervalMinutes must be between 1 and 15').max(15, 'intervalMinutes must be between 1 and 15'),
-    trusted: z.boolean(),
-    enabled: z.boolean(),
-    config: sourceConfig,
-  })
+  .strictObject({ ...SOURCE_FIELDS, url: sourceUrl.nullable() }, { error: onlyKnown('a source edit can change (name, url, sourceType, intervalMinutes, trusted, enabled, config)') })
   .partial();
 export type SourcePatch = z.infer<typeof SourcePatch>;
 

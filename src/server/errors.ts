@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../contract/errors.ts';
+import type { ErrorCode, ErrorResponse } from '../contract/errors.ts';
 
 /** An error a service throws on purpose; the error-handler plugin renders it. */
 export class AppError extends Error {
@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The fields at fault, as a schema's validation names them (`body.url`), so a form can show each at its field. */
+    readonly issues?: ErrorResponse['issues'],
   ) {
     super(message);
   }
@@ -15,7 +17,7 @@ export class AppError extends Error {
 /** A reason the server cannot start, said in a sentence: main prints it and exits 1, with no stack. */
 export class StartupError extends Error {}
 
-export const invalid = (message: string) => new AppError(400, 'invalid', message);
+export const invalid = (message: string, issues?: ErrorResponse['issues']) => new AppError(400, 'invalid', message, {}, issues);
 export const unauthorized = (message = 'Unauthorized') => new AppError(401, 'unauthorized', message);
 export const forbidden = (message = 'Forbidden') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);

@@ -28,7 +28,7 @@ export function registerErrorHandler(app: FastifyInstance, persist?: { db: Db; c
       .catch((e: unknown) => req.log.error({ err: e }, 'error log write failed'));
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
-      const body: ErrorResponse = { code: err.code, message: err.message };
+      const body: ErrorResponse = { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) };
       return reply.status(err.status).headers(err.headers).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

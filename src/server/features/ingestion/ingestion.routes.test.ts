@@ -5,6 +5,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer, type Route } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar } from '../../test/ics.ts';
+import { DEMO_SOURCES } from './demo/demo-fetch.ts';
 import { createSafeFetch, type Resolver } from './fetch/safe-fetch.ts';
 import { SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT } from './ingestion.service.ts';
 import { createSourcesRepository } from './sources.repository.ts';
@@ -114,6 +115,156 @@ describe('sources API', () => {
     const tooBig = await api('POST', '/api/admin/sources', { name: 'Huge', connector: 'csv', sourceType: 'municipal', config: { csv: big, mapping: { title: 'title', start: 'start' } } });
     expect(tooBig.statusCode).toBe(400);
     expect(tooBig.json().message).toContain('config.csv must be at most 10 MB');
+  });
+});
+
+describe('a source that could never run', () => {
+  const sourceRows = () => queryRows<{ name: string; connector: string; url: string | null; config: Record<string, unknown> }>(t.database.db, sql`select name, connector, url, config from sources order by name`);
+  const MAPPING = { title: 'Event', start: 'When' };
+  /** A 400 that names the field in its message and at its field, for the form. */
+  const refusedAt = (res: { statusCode: number; json(): unknown }, path: string, message: string) => {
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'invalid', message, issues: [{ path: `body.${path}`, message }] });
+  };
+
+  it("is refused when added without what its connector cannot run without, naming the field, and nothing is written", async () => {
+    const cases: [body: object, path: string, message: string][] = [
+      [{ connector: 'ical' }, 'url', 'url is required for an iCalendar source'],
+      [{ connector: 'rss' }, 'url', 'url is required for an RSS source'],
+      [{ connector: 'jsonld' }, 'url', 'url is required for a JSON-LD source'],
+      [{ connector: 'csv', url: 'https://city.example/events.csv' }, 'config.mapping', 'config.mapping is required for a CSV source: which column holds each field, at least title and start'],
+      [{ connector: 'csv', url: 'https://city.example/events.csv', config: { mapping: { title: 'Event' } } }, 'config.mapping.start', 'config.mapping.start is required for a CSV source'],
+      [{ connector: 'csv', url: 'https://city.example/events.csv', config: { mapping: { title: '', start: 'When' } } }, 'config.mapping.title', 'config.mapping.title is required for a CSV source'],
+      [{ connector: 'csv', url: 'https://city.example/events.csv', config: { mapping: { ...MAPPING, venue: 3 } } }, 'config.mapping.venue', 'config.mapping.venue must be a column name'],
+      [{ connector: 'csv', url: 'https://city.example/events.csv', config: { mapping: MAPPING, dateFormat: 'klingon' } }, 'config.dateFormat', 'config.dateFormat must be "iso", "us" or "eu"'],
+      [{ connector: 'csv', config: { mapping: MAPPING } }, 'url', 'url is required for a CSV source whose file is not uploaded (config.csv)'],
+      [{ connector: 'eventbrite', config: { organizerId: '1' } }, 'config.token', 'config.token is required for an Eventbrite source'],
+      [{ connector: 'eventbrite', config: { token: '  ', organizerId: '1' } }, 'config.token', 'config.token is required for an Eventbrite source'],
+      [{ connector: 'eventbrite', config: { token: 't' } }, 'config.organizerId', 'config.organizerId: set organizerId or venueId (exactly one)'],
+      [{ connector: 'eventbrite', url: 'webcal://www.eventbriteapi.com/v3', config: { token: 't', organizerId: '1' } }, 'url', 'url: only http and https addresses can be read by an Eventbrite source'],
+      [{ connector: 'meetup', config: { groupUrlname: 'pdx-hikers' } }, 'config.token', 'config.token is required for a Meetup source'],
+      [{ connector: 'meetup', config: { token: 't' } }, 'config.groupUrlname', 'config.groupUrlname is required for a Meetup source'],
+      [{ connector: 'ticketmaster', config: { city: 'Portland' } }, 'config.apiKey', 'config.apiKey is required for a Ticketmaster source'],
+      [{ connector: 'ticketmaster', config: { apiKey: 'k' } }, 'config.city', 'config.city: set city or latlong'],
+      [{ connector: 'socrata', config: { dataset: 'ydr8-5enu', mapping: { title: 'name', start: 'date' } } }, 'url', 'url or config.domain is required for a Socrata source: the open-data portal, e.g. https://data.example.gov'],
+      [{ connector: 'socrata', url: 'https://data.example.gov', config: { mapping: { title: 'name', start: 'date' } } }, 'config.dataset', 'config.dataset is required for a Socrata source'],
+      [{ connector: 'socrata', url: 'https://data.example.gov', config: { dataset: 'events', mapping: { title: 'name', start: 'date' } } }, 'config.dataset', 'config.dataset must be a dataset id such as ydr8-5enu'],
+      [{ connector: 'socrata', url: 'https://data.example.gov', config: { dataset: 'ydr8-5enu', mapping: { title: 'name' } } }, 'config.mapping.start', 'config.mapping.start is required for a Socrata source'],
+      [{ connector: 'ckan', config: { resourceId: 'events', mapping: { title: 'name', start: 'date' } } }, 'url', 'url is required for a CKAN source: the CKAN site, e.g. https://data.example.gov'],
+      [{ connector: 'ckan', url: 'https://data.example.gov', config: { resourceId: 'events' } }, 'config.mapping', 'config.mapping is required for a CKAN source'],
+      [{ connector: 'gancio' }, 'url', 'url is required for a Gancio source: the instance, e.g. https://gancio.example.org'],
+      [{ connector: 'mobilizon' }, 'url', 'url is required for a Mobilizon source: the instance, e.g. https://mobilizon.example.org'],
+      [{ connector: 'mobilizon', url: 'https://mobilizon.example.org', config: { groupSlug: 'tool library' } }, 'config.groupSlug', 'config.groupSlug must be a group name such as pdx_tool_library (or name@instance)'],
+    ];
+    for (const [body, path, message] of cases) {
+      const res = await api('POST', '/api/admin/sources', { name: 'Never runs', sourceType: 'ical', ...body });
+      refusedAt(res, path, message);
+    }
+    expect(await sourceRows()).toEqual([]);
+  });
+
+  it('is refused at an address that is not http or https; a webcal link is read as https', async () => {
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://127.0.0.1/x.ics', 'demo://feeds/pdx-music-venues.ics']) {
+      const res = await api('POST', '/api/admin/sources', { name: 'Odd address', connector: 'ical', url, sourceType: 'ical' });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({ code: 'invalid', message: 'body.url: only http and https addresses can be read', issues: [{ path: 'body.url', message: 'only http and https addresses can be read' }] });
+    }
+    expect(await sourceRows()).toEqual([]);
+    const id = (await addSource('Doug Fir', '/venue.ics')).id;
+    const ftp = await api('PATCH', `/api/admin/sources/${id}`, { url: 'ftp://127.0.0.1/x.ics' });
+    expect(ftp.statusCode).toBe(400);
+    expect(ftp.json().message).toBe('body.url: only http and https addresses can be read');
+    expect((await sourceRows())[0]!.url).toBe(server.url('/venue.ics'));
+    expect((await api('POST', '/api/admin/sources', { name: 'Subscribed', connector: 'ical', url: 'webcal://city.example/events.ics', sourceType: 'ical' })).statusCode).toBe(201);
+  });
+
+  it('says which field is missing or unknown, by name', async () => {
+    const noType = await api('POST', '/api/admin/sources', { name: 'No type', connector: 'ical', url: 'https://city.example/events.ics' });
+    expect(noType.statusCode).toBe(400);
+    expect(noType.json().message).toBe('body.sourceType: sourceType is required');
+    const noConnector = await api('POST', '/api/admin/sources', { name: 'No connector', url: 'https://city.example/events.ics', sourceType: 'ical' });
+    expect(noConnector.json().message).toBe('body.connector: connector is required');
+    const demo = await api('POST', '/api/admin/sources', { name: 'Self-made demo', connector: 'ical', url: 'https://city.example/events.ics', sourceType: 'ical', isDemo: true });
+    expect(demo.statusCode).toBe(400);
+    expect(demo.json().message).toBe('body: isDemo: not a field of a new source (name, connector, url, sourceType, intervalMinutes, trusted, enabled, config)');
+    expect(await sourceRows()).toEqual([]);
+
+    const id = (await addSource('Doug Fir', '/venue.ics')).id;
+    for (const connector of ['bogus', 'rss']) {
+      const res = await api('PATCH', `/api/admin/sources/${id}`, { connector, name: 'Renamed' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('body: connector: not a field a source edit can change (name, url, sourceType, intervalMinutes, trusted, enabled, config)');
+    }
+    expect(await sourceRows()).toMatchObject([{ name: 'Doug Fir', connector: 'ical' }]);
+  });
+
+  it('is refused when an edit would leave it unable to run, judged with the stored secrets; an edit of its name alone stays fine', async () => {
+    const ical = (await addSource('Doug Fir', '/venue.ics')).id;
+    refusedAt(await api('PATCH', `/api/admin/sources/${ical}`, { url: null }), 'url', 'url is required for an iCalendar source');
+    expect((await api('PATCH', `/api/admin/sources/${ical}`, { name: 'Doug Fir Lounge' })).statusCode).toBe(200);
+
+    const eb = await api('POST', '/api/admin/sources', { name: 'Eventbrite', connector: 'eventbrite', sourceType: 'eventbrite', config: { token: 'PRIVATE', organizerId: '40211928374' } });
+    expect(eb.statusCode).toBe(201);
+    const ebId = eb.json().id as string;
+    // A config sent replaces the stored one: without the token it could not run.
+    refusedAt(await api('PATCH', `/api/admin/sources/${ebId}`, { config: { organizerId: '40211928374' } }), 'config.token', 'config.token is required for an Eventbrite source');
+    // The masked token sent back stands for the stored one.
+    const swapped = await api('PATCH', `/api/admin/sources/${ebId}`, { config: { ...eb.json().config, organizerId: undefined, venueId: '287364519' } });
+    expect(swapped.statusCode, swapped.body).toBe(200);
+
+    const sheet = (await api('POST', '/api/admin/sources', { name: 'Sheet', connector: 'csv', url: server.url('/sheet.csv'), sourceType: 'municipal', config: { mapping: MAPPING } })).json().id as string;
+    refusedAt(await api('PATCH', `/api/admin/sources/${sheet}`, { config: { mapping: MAPPING, dateFormat: 'klingon' } }), 'config.dateFormat', 'config.dateFormat must be "iso", "us" or "eu"');
+    refusedAt(await api('PATCH', `/api/admin/sources/${sheet}`, { url: null }), 'url', 'url is required for a CSV source whose file is not uploaded (config.csv)');
+
+    expect(await sourceRows()).toEqual([
+      { name: 'Doug Fir Lounge', connector: 'ical', url: server.url('/venue.ics'), config: {} },
+      { name: 'Eventbrite', connector: 'eventbrite', url: null, config: { token: 'PRIVATE', venueId: '287364519' } },
+      { name: 'Sheet', connector: 'csv', url: server.url('/sheet.csv'), config: { mapping: MAPPING } },
+    ]);
+  });
+
+  it('can still be renamed, paused or re-timed when saved before these checks, and a demo source edited', async () => {
+    const legacy = await t.app.ingest.sources.insert({ name: 'Old feed', connector: 'ical', url: null, sourceType: 'ical', config: {} });
+    expect((await api('PATCH', `/api/admin/sources/${legacy.id}`, { name: 'Old feed (paused)', enabled: false, intervalMinutes: 15 })).statusCode).toBe(200);
+    refusedAt(await api('PATCH', `/api/admin/sources/${legacy.id}`, { config: {} }), 'url', 'url is required for an iCalendar source');
+
+    const parks = DEMO_SOURCES.find((s) => s.connector === 'csv')!;
+    const demo = await t.app.ingest.sources.insert({ ...parks, isDemo: true });
+    const edited = await api('PATCH', `/api/admin/sources/${demo.id}`, { name: 'Parks', enabled: false, config: { ...parks.config, dateFormat: 'us' } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ url: parks.url, isDemo: true, enabled: false, config: { dateFormat: 'us' } });
+  });
+});
+
+describe('a source of each connector', () => {
+  it('is saved given exactly what its connector needs, and refused without the part it cannot run without', async () => {
+    const mapping = { title: 'name', start: 'date' };
+    // Each source as it runs; the part it needs, taken out; and the words the refusal names it with.
+    const cases: [body: { connector: string; url?: string; config?: Record<string, unknown> }, needs: string, says?: string][] = [
+      [{ connector: 'ical', url: 'https://city.example/events.ics' }, 'url'],
+      [{ connector: 'rss', url: 'https://city.example/events.rss' }, 'url'],
+      [{ connector: 'jsonld', url: 'https://city.example/events' }, 'url'],
+      [{ connector: 'csv', url: 'https://city.example/events.csv', config: { mapping: { title: 'Event', start: 'When', venue: '' }, dateFormat: 'eu' } }, 'mapping', 'config.mapping'],
+      [{ connector: 'csv', config: { csv: 'Event,When\nPicnic,2026-11-28 12:00\n', mapping: { title: 'Event', start: 'When' } } }, 'csv', 'url is required for a CSV source whose file is not uploaded'],
+      [{ connector: 'eventbrite', config: { token: 't', venueId: 287364519 } }, 'token', 'config.token'],
+      [{ connector: 'meetup', config: { token: 't', groupUrlname: 'pdx-hikers' } }, 'groupUrlname', 'config.groupUrlname'],
+      [{ connector: 'ticketmaster', url: 'https://app.ticketmaster.com/discovery/v2', config: { apiKey: 'k', latlong: '45.52,-122.68', radius: 10 } }, 'apiKey', 'config.apiKey'],
+      [{ connector: 'socrata', config: { domain: 'data.example.gov', dataset: 'ydr8-5enu', mapping } }, 'domain', 'url or config.domain'],
+      [{ connector: 'socrata', url: 'https://data.example.gov', config: { dataset: 'ydr8-5enu', mapping } }, 'url', 'url or config.domain'],
+      [{ connector: 'ckan', url: 'https://data.example.gov', config: { resourceId: 'events', mapping } }, 'resourceId', 'config.resourceId'],
+      [{ connector: 'gancio', url: 'https://gancio.example.org' }, 'url'],
+      [{ connector: 'mobilizon', url: 'https://mobilizon.example.org', config: { groupSlug: 'pdx_tool_library' } }, 'url'],
+    ];
+    for (const [i, [body, needs, says = needs]] of cases.entries()) {
+      const saved = await api('POST', '/api/admin/sources', { name: `Source ${i}`, sourceType: 'municipal', ...body });
+      expect(saved.statusCode, saved.body).toBe(201);
+      const { [needs]: _taken, ...config } = body.config ?? {};
+      const without = needs === 'url' ? { ...body, url: undefined } : { ...body, config };
+      const refused = await api('POST', '/api/admin/sources', { name: `Source ${i} without ${needs}`, sourceType: 'municipal', ...without });
+      expect(refused.statusCode, `${body.connector} without ${needs}`).toBe(400);
+      expect(refused.json().message).toContain(says);
+    }
+    expect((await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from sources`))[0]!.n).toBe(cases.length);
   });
 });
 

@@ -98,9 +98,21 @@ export interface ConnectorResult {
   lastModified?: string | null;
 }
 
+/** What keeps a source from being run, as the admin API names it: `url`, `config.token`, `config.mapping.title`. */
+export interface SourceIssue {
+  path: string;
+  /** A sentence that names the field: "config.token is required for an Eventbrite source". */
+  message: string;
+}
+
 export interface Connector {
   id: ConnectorId;
   run(source: SourceSpec, ctx: ConnectorContext): Promise<ConnectorResult>;
+  /**
+   * What the source lacks for `run` to read it (a URL, a setting, an option value the connector
+   * does not know), or undefined: a source is checked when saved, so none is kept that can never run.
+   */
+  check(source: Pick<SourceSpec, 'url' | 'config'>): SourceIssue | undefined;
 }
 
 /** A failure that names what went wrong with a source, shown on its health record. */

@@ -400,10 +400,44 @@ describe('SourcesPage controls', () => {
         intervalMinutes: 5,
         trusted: true,
         enabled: true,
-        url: 'https://city.example/events.ics',
         config: { token: '••••••', groupUrlname: 'pdx-hikers' },
       },
     ]);
+  });
+
+  it('Edit leaves out a URL it did not change (a demo source keeps its demo:// address) and shows the server refusing a cleared one at the URL field', async () => {
+    const demo = source({ name: 'PDX Music Venues (demo)', isDemo: true, url: 'demo://feeds/pdx-music-venues.ics' });
+    const refusal = 'url is required for an iCalendar source';
+    const patches: Record<string, unknown>[] = [];
+    api({
+      list: [demo],
+      extra: (_url, init) => {
+        if (init?.method !== 'PATCH') return undefined;
+        const patch = JSON.parse(String(init.body)) as Record<string, unknown>;
+        patches.push(patch);
+        if (patch.url === null) return json({ code: 'invalid', message: refusal, issues: [{ path: 'body.url', message: refusal }] }, { status: 400 });
+        return json({ ...demo, ...patch });
+      },
+    });
+    renderApp(<SourcesPage />, { path: '/admin/sources', user: ADMIN });
+    await screen.findByRole('heading', { level: 2, name: demo.name });
+    const edit = async () => {
+      fireEvent.click(within(item(demo.name)).getByRole('button', { name: 'Edit' }));
+      return screen.findByRole('dialog', { name: 'Edit source' });
+    };
+
+    let dialog = await edit();
+    fireEvent.click(within(dialog).getByLabelText('Enabled'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit source' })).toBeNull());
+    expect(patches).toEqual([{ name: demo.name, sourceType: 'municipal', intervalMinutes: 10, trusted: true, enabled: false, config: {} }]);
+
+    dialog = await edit();
+    fireEvent.change(within(dialog).getByLabelText('URL'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const shown = await within(dialog).findByText(refusal);
+    expect(within(dialog).getByLabelText('URL').getAttribute('aria-describedby')).toContain(shown.id);
+    expect(patches[1]).toMatchObject({ url: null });
   });
 });
 

@@ -51,7 +51,7 @@ export const CONNECTOR_HINTS: Record<ConnectorId, { url: string; config: string;
     example: { resourceId: '', mapping: { title: '', start: '' } },
   },
   gancio: { url: 'The Gancio instance, e.g. https://gancio.example.org.', config: 'Usually empty: {}', example: {} },
-  mobilizon: { url: 'The Mobilizon instance, e.g. https://mobilizon.example.org.', config: 'Optionally { group } to follow one group.', example: {} },
+  mobilizon: { url: 'The Mobilizon instance, e.g. https://mobilizon.example.org.', config: 'Optionally { groupSlug } to follow one group.', example: {} },
   csv: {
     url: 'A CSV file URL, or leave empty and upload the file below.',
     config: 'An uploaded file brings its own mapping (chosen above). For a CSV URL: { mapping: { title, start, ... } }, which column holds each field.',
@@ -549,7 +549,8 @@ function SourceForm(props: { mode: 'create'; onDone: () => void } | { mode: 'edi
       const parsed = SourceCreate.safeParse(body);
       if (!parsed.success) for (const i of parsed.error.issues) found[String(i.path[0] ?? 'form')] ??= i.message;
     } else {
-      body = { ...base, enabled: form.enabled, url: url || null };
+      // The URL only when changed: a demo source's demo:// address is not one an admin may set.
+      body = { ...base, enabled: form.enabled, ...(url !== (props.source.url ?? '') ? { url: url || null } : {}) };
       const parsed = SourcePatch.safeParse(body);
       if (!parsed.success) for (const i of parsed.error.issues) found[String(i.path[0] ?? 'form')] ??= i.message;
     }

@@ -2,7 +2,7 @@
 // share: reading their config, reaching the provider, checking its status, reading its JSON
 // answer, and picking values out of that JSON.
 import type { z } from 'zod';
-import { SourceError, type CandidateEvent, type ConnectorContext, type ConnectorResult, type FetchResult, type SafeFetchInit } from '../ingestion.types.ts';
+import { SourceError, type CandidateEvent, type ConnectorContext, type ConnectorResult, type FetchResult, type SafeFetchInit, type SourceIssue } from '../ingestion.types.ts';
 import { createRunNotes, SKIP } from '../run-notes.ts';
 
 /** A JSON object as the connectors read it: any field may be missing or of another type. */
@@ -26,6 +26,37 @@ export function readConfig<S extends z.ZodType>(schema: S, input: Record<string,
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new SourceError(`${connector} config: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
+}
+
+/** The value at a path inside a config, or undefined where the path leaves its objects. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined), input);
+}
+
+/**
+ * The first problem of a config against the schema its connector reads it with, as the admin API
+ * says it (`source` is "an Eventbrite source"): "config.token is required for an Eventbrite source",
+ * "config.dataset must be a dataset id such as ydr8-5enu". A blank value counts as missing.
+ */
+export function configIssue(schema: z.ZodType, input: Record<string, unknown>, source: string): SourceIssue | undefined {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  const path = ['config', ...issue.path.map(String)].join('.');
+  const value = valueAt(input, issue.path);
+  // A refinement (organizerId or venueId) says itself what is missing.
+  if (issue.code !== 'custom' && (value === undefined || value === null || (typeof value === 'string' && !value.trim()))) return { path, message: `${path} is required for ${source}` };
+  return { path, message: /^must /.test(issue.message) ? `${path} ${issue.message}` : `${path}: ${issue.message}` };
+}
+
+/**
+ * An API connector's URL: `required` says what it is when the connector cannot do without one; an
+ * API is asked over http or https (a webcal link is read as https only by the feed connectors).
+ */
+export function apiUrlIssue(url: string | null, source: string, required?: string): SourceIssue | undefined {
+  if (!url) return required ? { path: 'url', message: `url is required for ${source}: ${required}` } : undefined;
+  if (!/^https?:/i.test(url)) return { path: 'url', message: `url: only http and https addresses can be read by ${source}` };
+  return undefined;
 }
 
 /** Fetches from a provider's API; a network failure becomes a SourceError naming the provider. */

@@ -29,8 +29,10 @@ import {
   type SourceSpec,
 } from '../ingestion.types.ts';
 import { inOpenDataWindow, isTimeZone, mapOpenDataRecord, openDataMappingSchema } from './socrata.connector.ts';
-import { createApiRun, readConfig, reasonSuffix, rec, requestJson } from './api.ts';
+import { apiUrlIssue, configIssue, createApiRun, readConfig, reasonSuffix, rec, requestJson } from './api.ts';
 
+/** How the admin API names a source of this connector. */
+const SOURCE = 'a CKAN source';
 const PROVIDER = 'CKAN';
 const MAX_PAGES = 20;
 const DAY_MS = 86_400_000;
@@ -132,4 +134,7 @@ function ckanError(body: unknown): string | undefined {
   return typeof error?.message === 'string' ? error.message : typeof error?.__type === 'string' ? error.__type : undefined;
 }
 
-export const ckanConnector: Connector = { id: 'ckan', run };
+/** What a run needs of the source (checked when it is saved): the resource and its mapping, and the site (siteBase). */
+const check: Connector['check'] = ({ url, config }) => configIssue(configSchema, config, SOURCE) ?? apiUrlIssue(url, SOURCE, 'the CKAN site, e.g. https://data.example.gov');
+
+export const ckanConnector: Connector = { id: 'ckan', run, check };

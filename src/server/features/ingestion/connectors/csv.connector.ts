@@ -1,6 +1,6 @@
-import { fetchSource } from '../fetch/fetch-source.ts';
+import { fetchSource, urlIssue } from '../fetch/fetch-source.ts';
 import { DEFAULT_MAX_BYTES } from '../fetch/safe-fetch.ts';
-import { SourceError, type Connector, type ConnectorResult } from '../ingestion.types.ts';
+import { SourceError, type Connector, type ConnectorResult, type SourceIssue, type SourceSpec } from '../ingestion.types.ts';
 import { notOver } from '../parse/common.ts';
 import type { CsvDateFormat, CsvMapping, CsvRowError } from '../parse/csv.parse.ts';
 import { parseInSandbox } from '../parse/sandbox.ts';
@@ -12,6 +12,9 @@ export interface CsvConnectorResult extends ConnectorResult {
 }
 
 const MAPPING_KEYS = ['title', 'start', 'startTime', 'end', 'venue', 'address', 'description', 'url', 'price', 'category', 'lat', 'lng', 'id'] as const;
+const DATE_FORMATS: readonly unknown[] = ['iso', 'us', 'eu'] satisfies CsvDateFormat[];
+/** Blank mapping entries and date formats are left out, as if not given. */
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** Reads `config.mapping` ({ title: 'Event name', start: 'Date', ... }) or refuses clearly. */
 export function readMapping(config: Record<string, unknown>): CsvMapping {
@@ -21,7 +24,7 @@ export function readMapping(config: Record<string, unknown>): CsvMapping {
   const out: Partial<Record<(typeof MAPPING_KEYS)[number], string>> = {};
   for (const key of MAPPING_KEYS) {
     const v = m[key];
-    if (v === undefined || v === null || v === '') continue;
+    if (!given(v)) continue;
     if (typeof v !== 'string') throw new SourceError(`the CSV column mapping for "${key}" must be a column name`);
     out[key] = v;
   }
@@ -31,14 +34,33 @@ export function readMapping(config: Record<string, unknown>): CsvMapping {
 
 function readDateFormat(config: Record<string, unknown>): CsvDateFormat {
   const f = config.dateFormat;
-  if (f === undefined || f === null || f === '') return 'iso';
-  if (f === 'iso' || f === 'us' || f === 'eu') return f;
+  if (!given(f)) return 'iso';
+  if (DATE_FORMATS.includes(f)) return f as CsvDateFormat;
   throw new SourceError('the CSV date format must be "iso", "us" or "eu"');
+}
+
+/**
+ * What readMapping, readDateFormat and the fetch would refuse, as the admin API says it: a mapping
+ * of at least title and start to column names, a date format it knows, and the file or its URL.
+ */
+function check({ url, config }: Pick<SourceSpec, 'url' | 'config'>): SourceIssue | undefined {
+  const mapping = config.mapping;
+  if (!mapping || typeof mapping !== 'object' || Array.isArray(mapping)) {
+    return { path: 'config.mapping', message: 'config.mapping is required for a CSV source: which column holds each field, at least title and start' };
+  }
+  const m = mapping as Record<string, unknown>;
+  const bad = MAPPING_KEYS.find((key) => given(m[key]) && typeof m[key] !== 'string');
+  if (bad) return { path: `config.mapping.${bad}`, message: `config.mapping.${bad} must be a column name` };
+  const missing = (['title', 'start'] as const).find((key) => !given(m[key]));
+  if (missing) return { path: `config.mapping.${missing}`, message: `config.mapping.${missing} is required for a CSV source` };
+  if (given(config.dateFormat) && !DATE_FORMATS.includes(config.dateFormat)) return { path: 'config.dateFormat', message: 'config.dateFormat must be "iso", "us" or "eu"' };
+  return typeof config.csv === 'string' ? undefined : urlIssue(url, 'a CSV source whose file is not uploaded (config.csv)');
 }
 
 /** CSV uploaded by an admin (`config.csv`) or fetched from the source's URL, with a column mapping. */
 export const csvConnector: Connector = {
   id: 'csv',
+  check,
   async run(source, ctx): Promise<CsvConnectorResult> {
     const mapping = readMapping(source.config);
     const dateFormat = readDateFormat(source.config);

@@ -26,8 +26,10 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { createApiRun, num, readConfig, rec, requestJson, str, type Json } from './api.ts';
+import { apiUrlIssue, configIssue, createApiRun, num, readConfig, rec, requestJson, str, type Json } from './api.ts';
 
+/** How the admin API names a source of this connector. */
+const SOURCE = 'an Eventbrite source';
 const PROVIDER = 'Eventbrite';
 const DEFAULT_BASE = 'https://www.eventbriteapi.com/v3';
 const MAX_PAGES = 20;
@@ -183,4 +185,7 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
 /** Eventbrite errors: { "status_code": 401, "error": "INVALID_AUTH", "error_description": "..." } */
 const eventbriteFailure = (body: unknown) => ({ reason: str(rec(body)?.error_description) ?? str(rec(body)?.error) });
 
-export const eventbriteConnector: Connector = { id: 'eventbrite', run };
+/** What a run needs of the source (checked when it is saved): the token and the organizer or venue; the URL, when given, is the API's. */
+const check: Connector['check'] = ({ url, config }) => configIssue(configSchema, config, SOURCE) ?? apiUrlIssue(url, SOURCE);
+
+export const eventbriteConnector: Connector = { id: 'eventbrite', run, check };

@@ -23,8 +23,10 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { arr, createApiRun, num, readConfig, rec, requestJson, str } from './api.ts';
+import { apiUrlIssue, arr, configIssue, createApiRun, num, readConfig, rec, requestJson, str } from './api.ts';
 
+/** How the admin API names a source of this connector. */
+const SOURCE = 'a Gancio source';
 const PROVIDER = 'Gancio';
 const MAX_PAGES = 20;
 const DAY_MS = 86_400_000;
@@ -125,4 +127,7 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
   return c.start.getTime() <= horizonEnd.getTime() && (c.end ?? c.start).getTime() >= now.getTime();
 }
 
-export const gancioConnector: Connector = { id: 'gancio', run };
+/** What a run needs of the source (checked when it is saved): its options, and the instance (instanceBase). */
+const check: Connector['check'] = ({ url, config }) => configIssue(configSchema, config, SOURCE) ?? apiUrlIssue(url, SOURCE, 'the instance, e.g. https://gancio.example.org');
+
+export const gancioConnector: Connector = { id: 'gancio', run, check };

@@ -1,4 +1,4 @@
-import { fetchSource } from '../fetch/fetch-source.ts';
+import { fetchSource, urlIssue } from '../fetch/fetch-source.ts';
 import { decodeBody } from '../fetch/safe-fetch.ts';
 import type { Connector } from '../ingestion.types.ts';
 import { parseInSandbox } from '../parse/sandbox.ts';
@@ -29,6 +29,7 @@ export function unfoldBytes(body: Buffer): Buffer {
 /** iCalendar feeds (RFC 5545): fetched with the source's validators, parsed in the sandbox. */
 export const icalConnector: Connector = {
   id: 'ical',
+  check: (source) => urlIssue(source.url, 'an iCalendar source'),
   async run(source, ctx) {
     const got = await fetchSource(source, ctx, 'text/calendar, text/plain;q=0.8, */*;q=0.5');
     if (got.notModified) return { candidates: [], notModified: true, etag: got.etag, lastModified: got.lastModified };

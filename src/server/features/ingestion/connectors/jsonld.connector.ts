@@ -1,10 +1,11 @@
-import { fetchSource } from '../fetch/fetch-source.ts';
+import { fetchSource, urlIssue } from '../fetch/fetch-source.ts';
 import type { Connector } from '../ingestion.types.ts';
 import { parseInSandbox } from '../parse/sandbox.ts';
 
 /** Web pages with schema.org Event data (JSON-LD, microdata), parsed in the sandbox. */
 export const jsonldConnector: Connector = {
   id: 'jsonld',
+  check: (source) => urlIssue(source.url, 'a JSON-LD source'),
   async run(source, ctx) {
     const got = await fetchSource(source, ctx, 'text/html, application/xhtml+xml, application/ld+json;q=0.9, */*;q=0.5');
     if (got.notModified) return { candidates: [], notModified: true, etag: got.etag, lastModified: got.lastModified };

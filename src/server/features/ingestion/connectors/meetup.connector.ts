@@ -26,8 +26,10 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { arr, createApiRun, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
+import { apiUrlIssue, arr, configIssue, createApiRun, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
 
+/** How the admin API names a source of this connector. */
+const SOURCE = 'a Meetup source';
 const PROVIDER = 'Meetup';
 const DEFAULT_ENDPOINT = 'https://api.meetup.com/gql-ext';
 const MAX_PAGES = 20;
@@ -189,4 +191,7 @@ function graphql(ctx: ConnectorContext, endpoint: string, token: string, variabl
   });
 }
 
-export const meetupConnector: Connector = { id: 'meetup', run };
+/** What a run needs of the source (checked when it is saved): the token and the group; the URL, when given, is the API's. */
+const check: Connector['check'] = ({ url, config }) => configIssue(configSchema, config, SOURCE) ?? apiUrlIssue(url, SOURCE);
+
+export const meetupConnector: Connector = { id: 'meetup', run, check };

@@ -27,8 +27,10 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { arr, createApiRun, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
+import { apiUrlIssue, arr, configIssue, createApiRun, num, readConfig, rec, requestGraphql, str, type Json } from './api.ts';
 
+/** How the admin API names a source of this connector. */
+const SOURCE = 'a Mobilizon source';
 const PROVIDER = 'Mobilizon';
 const MAX_PAGES = 20;
 const DAY_MS = 86_400_000;
@@ -202,4 +204,7 @@ function graphql(ctx: ConnectorContext, endpoint: string, query: string, variabl
   });
 }
 
-export const mobilizonConnector: Connector = { id: 'mobilizon', run };
+/** What a run needs of the source (checked when it is saved): its options, and the instance (instanceBase). */
+const check: Connector['check'] = ({ url, config }) => configIssue(configSchema, config, SOURCE) ?? apiUrlIssue(url, SOURCE, 'the instance, e.g. https://mobilizon.example.org');
+
+export const mobilizonConnector: Connector = { id: 'mobilizon', run, check };

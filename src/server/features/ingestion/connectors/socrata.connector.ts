@@ -38,8 +38,10 @@ import {
   type SourceSpec,
 } from '../ingestion.types.ts';
 import { priceFromText } from '../pipeline/price.ts';
-import { createApiRun, readConfig, rec, requestJson } from './api.ts';
+import { apiUrlIssue, configIssue, createApiRun, readConfig, rec, requestJson } from './api.ts';
 
+/** How the admin API names a source of this connector. */
+const SOURCE = 'a Socrata source';
 const PROVIDER = 'Socrata';
 const MAX_PAGES = 20;
 const DAY_MS = 86_400_000;
@@ -342,4 +344,10 @@ function socrataFailure(body: unknown) {
   return { reason: text(o?.message) ?? text(o?.code) ?? text(o?.errorCode) };
 }
 
-export const socrataConnector: Connector = { id: 'socrata', run };
+/** What a run needs of the source (checked when it is saved): the dataset and its mapping, and a host (apiHost). */
+const check: Connector['check'] = ({ url, config }) =>
+  configIssue(configSchema, config, SOURCE) ??
+  apiUrlIssue(url, SOURCE) ??
+  (url || config.domain ? undefined : { path: 'url', message: 'url or config.domain is required for a Socrata source: the open-data portal, e.g. https://data.example.gov' });
+
+export const socrataConnector: Connector = { id: 'socrata', run, check };

@@ -31,8 +31,10 @@ import {
   type ConnectorResult,
   type SourceSpec,
 } from '../ingestion.types.ts';
-import { arr, createApiRun, num, readConfig, rec, requestJson, str, type Json } from './api.ts';
+import { apiUrlIssue, arr, configIssue, createApiRun, num, readConfig, rec, requestJson, str, type Json } from './api.ts';
 
+/** How the admin API names a source of this connector. */
+const SOURCE = 'a Ticketmaster source';
 const PROVIDER = 'Ticketmaster';
 const DEFAULT_BASE = 'https://app.ticketmaster.com/discovery/v2';
 const MAX_PAGES = 20;
@@ -247,4 +249,7 @@ function inWindow(c: CandidateEvent, now: Date, horizonEnd: Date): boolean {
 /** Ticketmaster errors: the gateway's { fault: { faultstring } }, or the API's { errors: [{ detail }] }. */
 const ticketmasterFailure = (body: unknown) => ({ reason: str(rec(rec(body)?.fault)?.faultstring) ?? str(rec(arr(rec(body)?.errors)[0])?.detail) });
 
-export const ticketmasterConnector: Connector = { id: 'ticketmaster', run };
+/** What a run needs of the source (checked when it is saved): the key and the city or point; the URL, when given, is the API's. */
+const check: Connector['check'] = ({ url, config }) => configIssue(configSchema, config, SOURCE) ?? apiUrlIssue(url, SOURCE);
+
+export const ticketmasterConnector: Connector = { id: 'ticketmaster', run, check };

@@ -6,6 +6,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it, vi } from 'vitest';
 import { CONNECTOR_IDS } from '../../../../contract/ingestion.ts';
 import { PORTLAND } from '../../../city.ts';
+import { CONNECTORS } from '../connectors/index.ts';
 import type { FetchResult, SafeFetch } from '../ingestion.types.ts';
 import { parseFeed } from '../parse/feed.parse.ts';
 import { parseIcal } from '../parse/ical.parse.ts';
@@ -204,6 +205,8 @@ describe('DEMO_SOURCES', () => {
       expect(s.intervalMinutes).toBe(15);
     }
     expect(new Set(DEMO_SOURCES.map((s) => s.name)).size).toBe(DEMO_SOURCES.length);
+    // Each is one its connector can run, as a source saved through the admin API must be.
+    for (const s of DEMO_SOURCES) expect(CONNECTORS[s.connector].check(s), s.name).toBeUndefined();
     expect(existsSync(join(DEFAULT_DEMO_DIR, 'README.md'))).toBe(true);
   });
 

@@ -1,11 +1,16 @@
 // Fetching a source's URL for a connector: conditional request from the last run's validators,
 // 304 handling, and a clear error for anything but a success.
 
-import { SourceError, type ConnectorContext, type FetchResult, type SourceSpec } from '../ingestion.types.ts';
+import { SourceError, type ConnectorContext, type FetchResult, type SourceIssue, type SourceSpec } from '../ingestion.types.ts';
 
 export type SourceFetch =
   | { notModified: true; etag: string | null; lastModified: string | null }
   | { notModified: false; res: FetchResult; etag: string | null; lastModified: string | null };
+
+/** A source read through fetchSource needs its URL (it throws 'the source has no URL' without one); `source` says whose: "an iCalendar source". */
+export function urlIssue(url: string | null, source: string): SourceIssue | undefined {
+  return url ? undefined : { path: 'url', message: `url is required for ${source}` };
+}
 
 export async function fetchSource(source: SourceSpec, ctx: ConnectorContext, accept: string, url = source.url): Promise<SourceFetch> {
   if (!url) throw new SourceError('the source has no URL');
