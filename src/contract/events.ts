@@ -126,6 +126,12 @@ export const EventListQuery = z
     neighbourhood: list.optional(),
     search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
     sortBy: z.enum(SORTS, { message: `sortBy must be one of ${SORTS.join(', ')}` }).optional(),
+    /**
+     * The window [startDate, endDate): events that overlap it, ending after startDate and starting
+     * before endDate: one that ends as it opens or starts as it closes only touches it; one with
+     * no length (start = end) at startDate is in it. Discover sends a custom day as its midnight
+     * to the next midnight in the city's zone.
+     */
     startDate: isoDate('startDate').optional(),
     endDate: isoDate('endDate').optional(),
     lat: z.coerce.number({ error: 'lat must be a number' }).min(-90, 'lat must be between -90 and 90').max(90, 'lat must be between -90 and 90').optional(),

@@ -33,6 +33,8 @@ beforeAll(async () => {
   await buildEvent(db, { title: 'New Year Prelude', category: 'Music', neighbourhood: 'Downtown', startDate: at(40 * DAY) });
   await buildEvent(db, { title: 'Food Cart Crawl', category: 'Food', neighbourhood: 'Downtown', startDate: at(5 * DAY) });
   await buildEvent(db, { title: 'Rust Night', category: 'Tech', neighbourhood: 'Sellwood', sourceType: 'meetup', startDate: at(DAY) });
+  // Kerns: one class, starting just as the week's window closes (in the month, not in the week).
+  await buildEvent(db, { title: 'Dawn Yoga', category: 'Wellness', neighbourhood: 'Kerns', startDate: at(7 * DAY) });
 });
 afterAll(async () => t?.close());
 
@@ -93,6 +95,17 @@ describe('event counts answer the question asked, as Discover counts', () => {
     expect(totalOf(musicMonth)).toBe(await discoverTotal({ category: 'Music', window: 'month' }));
     expect([totalOf(musicNow), totalOf(musicMonth)]).toEqual([6, 5]);
     expect(musicNow.response).toMatch(/^6 Music events listed now \(a recurring event counted once\)/);
+  });
+
+  it("leaves out what starts just as a range's window closes, as Discover does", async () => {
+    // Porch Songs and Rust Night start exactly 24 h from now, as "today" closes: Late Supper alone is under way in it.
+    const today = await ask('events today');
+    expect(totalOf(today)).toBe(await discoverTotal({ window: 'today' }));
+    expect(totalOf(today)).toBe(1);
+    const week = await ask('How many events are there in Kerns this week?');
+    expect(totalOf(week)).toBe(await discoverTotal({ neighbourhood: 'Kerns', window: 'week' }));
+    expect(totalOf(week)).toBe(0);
+    expect(totalOf(await ask('How many events are there in Kerns this month?'))).toBe(1);
   });
 
   it('counts the whole listing when the question names the app or the city, not a place in it', async () => {

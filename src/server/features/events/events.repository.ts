@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, gt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, gt, ne, sql, type SQL } from 'drizzle-orm';
 import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { pointAwards } from '../gaming/ledger.table.ts';
@@ -175,13 +175,15 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   if (omit !== 'sourceType' && f.sourceTypes?.length) c.push(inArray(events.sourceType, f.sourceTypes));
   if (f.neighbourhoods?.length) c.push(inArray(sql`lower(${events.neighbourhood})`, f.neighbourhoods.map((n) => n.toLowerCase())));
   if (f.search) c.push(matchesSearch(f.search));
+  // The window is [from, to), as Discover sends it (a custom day ends at the next midnight): an
+  // event is in it when it ends after it opens and starts before it closes (see inWindowFrom).
   if (f.wordsFirst) {
-    if (f.from) c.push(sql`${endDate} >= ${at(f.from)}`);
-    if (f.to) c.push(sql`${startDate} <= ${at(f.to)}`);
+    if (f.from) c.push(sql`${endDate} >= ${at(f.from)}`, inWindowFrom(startDate, endDate, at(f.from)));
+    if (f.to) c.push(sql`${startDate} < ${at(f.to)}`);
   } else {
-    if (f.from) c.push(gte(events.endDate, f.from));
+    if (f.from) c.push(gte(events.endDate, f.from), inWindowFrom(events.startDate, events.endDate, at(f.from)));
     if (f.from && f.longestMs !== undefined) c.push(gte(events.startDate, new Date(f.from.getTime() - f.longestMs)));
-    if (f.to) c.push(lte(events.startDate, f.to));
+    if (f.to) c.push(lt(events.startDate, f.to));
   }
   if (f.near?.radiusM) {
     c.push(...boundsOf(f.near.lat, f.near.lng, f.near.radiusM));
@@ -194,6 +196,14 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   return c;
 }
 
+/**
+ * Beside `end >= from` (the range the end-date indexes read, kept as it was): leaves out an event
+ * that ends exactly as the window opens, which only touches it (9 PM to midnight, or an all-day
+ * event of the day before), but keeps an instant (start = end) at `from`, which is in it. The
+ * planner takes this test as true for nearly every row, so it changes no plan.
+ */
+const inWindowFrom = (start: SQL | typeof events.startDate, end: SQL | typeof events.endDate, from: SQL) => sql`(${end} <> ${from} or ${start} >= ${from})`;
+
 /** Ranked full text (word forms via the english stemmer), and always a plain title substring. */
 const matchesSearch = (search: string) => sql`(${events.search} @@ ${tsQuery(search)} or lower(${events.title}) like ${`%${escapeLike(search.toLowerCase())}%`})`;
 
@@ -202,15 +212,18 @@ const isListedOnly = (f: EventFilter) => !f.statuses || (f.statuses.length === 1
 
 /**
  * No earlier occurrence of the row's series passes the filter. An earlier one passes when it is
- * listed, has not ended (unless ended ones are included) and ends within the window; its start is
- * before the row's, so within the window's end too. `series_prev_end` holds the latest end among
- * the listed occurrences that start strictly earlier (migrations 0014 and 0024: occurrences at the
- * same moment are each their own card), so the test reads the row alone.
+ * listed, has not ended (unless ended ones are included) and ends after the window opens; its
+ * start is before the row's, so before the window closes too. `series_prev_end` holds the latest
+ * end among the listed occurrences that start strictly earlier (migrations 0014 and 0024:
+ * occurrences at the same moment are each their own card), so the test reads the row alone.
+ * An earlier occurrence ending exactly as the window opens only touches it, so the row is the
+ * series' card then (`<=`); the column cannot tell an earlier instant (start = end) at `from`
+ * apart, which is in the window: such a series shows that instant and this row, two cards.
  */
 export function firstOfSeries(f: Pick<EventFilter, 'now' | 'includeEnded' | 'from'>): SQL {
   const passed: SQL[] = [sql`${events.seriesPrevEnd} is null`];
   if (!f.includeEnded) passed.push(sql`${events.seriesPrevEnd} <= ${f.now.toISOString()}::timestamptz`);
-  if (f.from) passed.push(sql`${events.seriesPrevEnd} < ${f.from.toISOString()}::timestamptz`);
+  if (f.from) passed.push(sql`${events.seriesPrevEnd} <= ${f.from.toISOString()}::timestamptz`);
   return sql`(${sql.join(passed, sql` or `)})`;
 }
 
@@ -229,8 +242,12 @@ function otherOccurrences(f: EventFilter, which: 'earlier' | 'later', select: SQ
     sql`o.gone_at is null`,
   ];
   if (!f.includeEnded) c.push(sql`o.end_date > ${f.now.toISOString()}::timestamptz`);
-  if (f.from) c.push(sql`o.end_date >= ${f.from.toISOString()}::timestamptz`);
-  if (f.to) c.push(sql`o.start_date <= ${f.to.toISOString()}::timestamptz`);
+  // The window as filterConditions tests it: [from, to), an instant at `from` in it.
+  if (f.from) {
+    const from = sql`${f.from.toISOString()}::timestamptz`;
+    c.push(sql`o.end_date >= ${from}`, inWindowFrom(sql`o.start_date`, sql`o.end_date`, from));
+  }
+  if (f.to) c.push(sql`o.start_date < ${f.to.toISOString()}::timestamptz`);
   // Strictly earlier or later: occurrences at the same moment are each their own card.
   c.push(which === 'earlier' ? sql`o.start_date < ${events.startDate}` : sql`o.start_date > ${events.startDate}`);
   return sql`select ${select} from ${events} o where ${sql.join(c, sql` and `)}`;
@@ -541,10 +558,12 @@ export function createEventsRepository(db: Db) {
     const from = search
       ? sql`(select * from ${events} where ${and(...filterConditions({ now, search, allOccurrences: true, includeEnded: true }))} offset 0) ${events}`
       : events;
+    // An end is tallied in the hour that leads up to it (one at midnight in 23:00's), so the rows
+    // ending exactly as a window opens count as ended before it (see estimateRows).
     const query = sql`
       select grouping(sh, eh, cy, cx, category, source_type)::int as g, sh, eh, cy, cx, category, source_type, count(*)::int as n
       from (
-        select floor(date_part('epoch', ${events.startDate}) / 3600)::int as sh, floor(date_part('epoch', ${events.endDate}) / 3600)::int as eh,
+        select floor(date_part('epoch', ${events.startDate}) / 3600)::int as sh, ceil(date_part('epoch', ${events.endDate}) / 3600)::int - 1 as eh,
           floor(${events.lat} * ${per}::float8)::int as cy, floor(${events.lng} * ${per}::float8)::int as cx, ${events.category} as category, ${events.sourceType} as source_type
         from ${from} where ${and(...filterConditions({ now, allOccurrences: true }))}
       ) listed

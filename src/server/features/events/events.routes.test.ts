@@ -165,6 +165,57 @@ describe('GET /api/events', () => {
   });
 });
 
+describe('a date window [startDate, endDate)', () => {
+  const MINUTE = 60_000;
+  const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
+  type Listed = { title: string; category: string; sourceType: string };
+  const tally = (values: string[]) =>
+    [...values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>())].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+  /** The window's cards (one page holds them all) and its total; the facets must count the same cards. */
+  async function windowed(query: string) {
+    const res = await get(`/api/events?${query}&limit=100`);
+    expect(res.statusCode, res.body).toBe(200);
+    const items = res.json() as Listed[];
+    expect(res.headers['x-total-count']).toBe(String(items.length));
+    const facets = (await get(`/api/events/facets?${query}`)).json();
+    expect(facets).toEqual({ categories: tally(items.map((e) => e.category)), sourceTypes: tally(items.map((e) => e.sourceType)), total: items.length, estimated: false });
+    return items.map((e) => e.title);
+  }
+
+  it('leaves out an event that ends as it opens or starts as it closes, and keeps one overlapping either edge by a minute', async () => {
+    const from = inHours(24);
+    const to = inHours(48);
+    const db = t.database.db;
+    await buildEvent(db, { title: 'Ends as it opens', category: 'Music', startDate: inHours(21), endDate: from });
+    await buildEvent(db, { title: 'Starts as it closes', category: 'Food', sourceType: 'meetup', startDate: to, endDate: inHours(50) });
+    await buildEvent(db, { title: 'Ends a minute after it opens', category: 'Music', startDate: inHours(21), endDate: plus(from, MINUTE) });
+    await buildEvent(db, { title: 'Starts a minute before it closes', category: 'Food', sourceType: 'meetup', startDate: plus(to, -MINUTE), endDate: inHours(50) });
+    // A moment with no length (an admin's event may end as it starts) is in the window at its opening, not at its close.
+    await buildEvent(db, { title: 'Moment as it opens', category: 'Arts', startDate: from, endDate: from });
+    await buildEvent(db, { title: 'Moment as it closes', category: 'Arts', startDate: to, endDate: to });
+    const window = `startDate=${from.toISOString()}&endDate=${to.toISOString()}`;
+    const inside = ['Ends a minute after it opens', 'Moment as it opens', 'Starts a minute before it closes'];
+    // Every order reads the window alike; distance through the nearest-first index, with a radius and without.
+    for (const query of [`${window}&sortBy=date`, `${window}&sortBy=relevance`, `${window}&sortBy=popularity`, `${window}&sortBy=distance`, `${window}&sortBy=distance&radius=5`]) {
+      expect((await windowed(query)).sort(), query).toEqual(inside);
+    }
+    expect(await windowed(`${window}&sortBy=date&search=minute`)).toEqual(['Ends a minute after it opens', 'Starts a minute before it closes']);
+  });
+
+  it("lists a custom day of the city's zone without the night before that ends at its midnight or the next day's all-day event", async () => {
+    const local = (day: number, hour = 0) => zonedToUtc({ year: 2026, month: 12, day, hour }, 'America/Los_Angeles');
+    const db = t.database.db;
+    await buildEvent(db, { title: 'Karaoke Thursdays', startDate: local(3, 21), endDate: local(4) });
+    await buildEvent(db, { title: 'Cookie Swap', allDay: true, startDate: local(3), endDate: local(4) });
+    await buildEvent(db, { title: 'Wreath Workshop', category: 'Arts', allDay: true, startDate: local(4), endDate: local(5) });
+    await buildEvent(db, { title: 'Late Show', startDate: local(4, 23), endDate: local(5, 1) });
+    await buildEvent(db, { title: 'Holiday Market', category: 'Food', allDay: true, startDate: local(5), endDate: local(6) });
+    // Discover's ?dateRange=custom&startDate=2026-12-04&endDate=2026-12-04: Portland's midnight to the next.
+    expect(local(4).toISOString()).toBe('2026-12-04T08:00:00.000Z');
+    expect(await windowed(`startDate=${local(4).toISOString()}&endDate=${local(5).toISOString()}&sortBy=date`)).toEqual(['Wreath Workshop', 'Late Show']);
+  });
+});
+
 describe('GET /api/events/:id', () => {
   it('gives the description and sources; 404 for unknown, malformed or unapproved ids, except to admins', async () => {
     const admin = await signupUser(t.app); // first account in this file: admin

@@ -16,7 +16,8 @@ function sketchOf(evts: { start: number; end: number; lat: number; lng: number; 
   return {
     rows: evts.length,
     startHours: histogram([...tally(evts.map((e) => Math.floor(e.start / HOUR)))]),
-    endHours: histogram([...tally(evts.map((e) => Math.floor(e.end / HOUR)))]),
+    // An end on the hour is tallied in the hour before it, as the repository's query does.
+    endHours: histogram([...tally(evts.map((e) => Math.ceil(e.end / HOUR) - 1))]),
     cells: [...cells].map(([k, n]) => {
       const [cy, cx] = k.split(',').map(Number) as [number, number];
       return { lat: (cy + 0.5) / SKETCH_CELLS_PER_DEGREE, lng: (cx + 0.5) / SKETCH_CELLS_PER_DEGREE, n };
@@ -83,10 +84,23 @@ describe('estimateRows', () => {
     ] as const) {
       const from = T0 + fromH * HOUR;
       const to = from + hours * HOUR;
-      const exact = truth((e) => e.end >= from && e.start <= to);
+      const exact = truth((e) => e.end > from && e.start < to);
       const est = estimateRows(s, { from: new Date(from), to: new Date(to) });
       expect(Math.abs(est - exact)).toBeLessThanOrEqual(4); // two events start or end in each hour
     }
+  });
+
+  it('leaves out the events that end as a window opens or start as it closes', () => {
+    // A day [midnight, next midnight): the day before's all-day events end as it opens, the day
+    // after's start as it closes; ten events lie inside it.
+    const day = T0 + 24 * HOUR;
+    const allDay = (start: number) => ({ start, end: start + 24 * HOUR, lat: 45.52, lng: -122.68, category: 'Music', sourceType: 'ical' });
+    const edges = sketchOf([
+      ...Array.from({ length: 300 }, () => allDay(day - 24 * HOUR)),
+      ...Array.from({ length: 300 }, () => allDay(day + 24 * HOUR)),
+      ...Array.from({ length: 10 }, (_, i) => ({ ...allDay(day + i * HOUR), end: day + (i + 1) * HOUR })),
+    ]);
+    expect(estimateRows(edges, { from: new Date(day), to: new Date(day + 24 * HOUR) })).toBe(10);
   });
 
   it('counts the events in a circle from where they are', () => {

@@ -10,7 +10,11 @@ import { haversineM } from '../../lib/geo.ts';
  */
 export interface ListingSketch {
   rows: number;
-  /** Hour number (epoch hours) and rows starting, resp. ending, in it, in ascending hour order. */
+  /**
+   * Hour number (epoch hours) and rows starting, resp. ending, in it, in ascending hour order. A
+   * start is in hour h when h <= start < h + 1, an end when h < end <= h + 1: an end on the hour
+   * belongs to the hour before, as the window [from, to) leaves out what ends exactly at `from`.
+   */
   startHours: Histogram;
   endHours: Histogram;
   cells: { lat: number; lng: number; n: number }[];
@@ -85,7 +89,8 @@ export function estimateRows(s: ListingSketch, f: SketchFilter): number {
   share *= shareOf(f.sourceTypes, s.sourceTypes);
   if (s.neighbourhoods) share *= shareOf(f.neighbourhoods && [...new Set(f.neighbourhoods.map((n) => n.toLowerCase()))], s.neighbourhoods);
   if (f.from || f.to) {
-    // Overlapping the window: all rows but those ending before it and those starting after it.
+    // Overlapping the window [from, to): all rows but those ending at or before `from` and those
+    // starting at or after `to` (each by its hour's share, exact on the hour; see startHours).
     const endedBefore = f.from ? countBefore(s.endHours, f.from.getTime()) : 0;
     const startAfter = f.to ? s.rows - countBefore(s.startHours, f.to.getTime()) : 0;
     share *= Math.max(0, s.rows - endedBefore - startAfter) / s.rows;

@@ -78,6 +78,16 @@ describe('a recurring event is one card', () => {
     expect(total).toBe(1);
   });
 
+  it('shows the next date when the window opens as an occurrence ends, and counts no date that starts as it closes', async () => {
+    const jam = await weekly('Tuesday Jazz Jam', 4);
+    // Weeks two and three touch the window at its edges only: the third alone is in it.
+    const window = `startDate=${jam[1]!.endDate.toISOString()}&endDate=${jam[3]!.startDate.toISOString()}`;
+    const { items, total } = await cards(`/api/events?${window}`);
+    expect(items.map((c) => [c.id, c.moreDates])).toEqual([[jam[2]!.id, 0]]);
+    expect(total).toBe(1);
+    expect((await get(`/api/events/facets?${window}`)).json()).toMatchObject({ categories: [{ value: 'Music', count: 1 }], total: 1 });
+  });
+
   it('moves on to the next date once one has ended, and keeps apart same titles at different places', async () => {
     const jam = await weekly('Open Mic', 3);
     await weekly('Open Mic', 2, { venueName: 'Back Room Bar', firstInDays: 1 });
@@ -190,9 +200,11 @@ describe('a search sorted by date', () => {
     await t.database.db.execute(sql`analyze events`);
     const from = inHours(30);
     const to = inHours(90);
+    // The window is [from, to): a market that ends as it opens and one that starts as it closes only touch it.
+    expect(made.filter((e) => e.endDate.getTime() === from.getTime() || e.startDate.getTime() === to.getTime()).map((e) => e.title)).toEqual(['Night market 38', 'Night market 81']);
     for (const word of ['theremin', 'market']) {
       const expected = made
-        .filter((e) => e.title.toLowerCase().includes(word) && e.endDate >= from && e.startDate <= to)
+        .filter((e) => e.title.toLowerCase().includes(word) && e.endDate > from && e.startDate < to)
         .sort((a, b) => a.startDate.getTime() - b.startDate.getTime() || (a.id < b.id ? -1 : 1))
         .map((e) => e.title);
       expect(expected.length, word).toBeGreaterThan(2);

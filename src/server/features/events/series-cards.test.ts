@@ -21,8 +21,9 @@ function expectedCards(rows: Row[], f: EventFilter): string[] {
     r.status === 'approved' &&
     r.goneAt === null &&
     (f.includeEnded || r.endDate > f.now) &&
-    (!f.from || r.endDate >= f.from) &&
-    (!f.to || r.startDate <= f.to);
+    // The window [from, to): ending after it opens (or an instant at its opening), starting before it closes.
+    (!f.from || r.endDate > f.from || r.startDate >= f.from) &&
+    (!f.to || r.startDate < f.to);
   // Strictly earlier: occurrences at the same moment are each their own card.
   const earlier = (o: Row, r: Row) => o.startDate < r.startDate;
   return rows

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { zonedToUtc } from '../../../contract/time.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent, queryRows } from '../../test/factories.ts';
 import { AGGREGATE_BUCKET_MS, BROAD_MATCHES, EXACT_COUNT_LIMIT, RANK_CANDIDATES, roundEstimate } from './events.repository.ts';
@@ -293,15 +294,38 @@ describe('estimates from where and when the listed events are (the listing sketc
   });
 
   it('counts a date window exactly when the events in it are few, however many are listed', async () => {
-    // 3,000 events of an hour over 1,000 hours; a six-hour window 30 days ahead overlaps 22 (those
-    // starting from an hour before it to its end, three an hour).
+    // 3,000 events of an hour over 1,000 hours; a six-hour window 30 days ahead overlaps 20 (those
+    // starting after an hour before it opens and before it closes, three an hour).
     await at(3000, 45.5, -122.6, 'Music');
     await t.database.db.execute(sql`analyze events`);
     const from = new Date(NOW.getTime() + 30 * DAY).toISOString();
     const to = new Date(NOW.getTime() + 30 * DAY + 6 * 3600_000).toISOString();
     const res = await get(`/api/events?startDate=${from}&endDate=${to}&sortBy=date&limit=24`);
-    expect(res.headers['x-total-count']).toBe('22');
+    expect(res.headers['x-total-count']).toBe('20');
     expect(res.headers['x-total-count-estimated']).toBeUndefined();
+  });
+
+  it('counts a day exactly when many events end as it opens or start as it closes', async () => {
+    // A Portland day, as Discover asks for it: 1,200 all-day events of the day before end at its
+    // midnight, 1,200 of the day after start at the next; 5 events lie inside it.
+    const from = zonedToUtc({ year: 2026, month: 12, day: 4 }, 'America/Los_Angeles');
+    const to = zonedToUtc({ year: 2026, month: 12, day: 5 }, 'America/Los_Angeles');
+    const days = (n: number, start: Date, hours: number) =>
+      t.database.db.execute(sql`
+        insert into events (title, description, category, source_type, start_date, end_date, all_day, time_zone, venue_name, status)
+        select 'Day ' || ${start.toISOString()} || ' no ' || i, '', 'Music', 'ical', ${start.toISOString()}::timestamptz,
+          ${start.toISOString()}::timestamptz + ${hours}::int * interval '1 hour', ${hours === 24}, 'America/Los_Angeles', 'Hall ' || i, 'approved'
+        from generate_series(1, ${n}::int) as i`);
+    await days(1200, new Date(from.getTime() - DAY), 24);
+    await days(1200, to, 24);
+    for (let h = 0; h < 5; h++) await days(1, new Date(from.getTime() + (9 + h) * 3600_000), 2);
+    await t.database.db.execute(sql`analyze events`);
+    const window = `startDate=${from.toISOString()}&endDate=${to.toISOString()}`;
+    const list = await get(`/api/events?${window}&sortBy=date&limit=24`);
+    expect(list.json()).toHaveLength(5);
+    expect(list.headers['x-total-count']).toBe('5');
+    // The sketch once took the day before's 1,200 for events under way: the facets said "about 1,200".
+    expect((await get(`/api/events/facets?${window}`)).json()).toEqual({ categories: [{ value: 'Music', count: 5 }], sourceTypes: [{ value: 'ical', count: 5 }], total: 5, estimated: false });
   });
 });
 

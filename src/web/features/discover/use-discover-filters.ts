@@ -73,7 +73,10 @@ function nextDayStart(day: string, timeZone: string): Date {
   return zonedToUtc({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone);
 }
 
-/** The date window a filter asks for, as instants; custom days count in the city's zone. */
+/**
+ * The date window a filter asks for, as instants, the end exclusive (the server lists the events
+ * overlapping [start, end)); custom days count in the city's zone, the last up to the next midnight.
+ */
 export function dateWindow(filters: Pick<DiscoverFilters, 'dateRange' | 'startDate' | 'endDate'>, now: number, timeZone: string): { start?: Date; end?: Date } {
   const range = filters.dateRange;
   if (!range) return {};
