@@ -36,5 +36,19 @@ export const MergeBody = z
   .nullish();
 export const MergeResponse = z.object({ eventId: z.string(), mergedId: z.string() });
 export const KeepApartResponse = z.object({ id: z.string(), status: z.literal('kept_apart') });
+/** POST /api/admin/events/:id/split: with `recordId`, that record alone; else every record. */
+export const SplitBody = z.object({ recordId: z.uuid('recordId must be the id of a record merged into the event').optional() }).nullish();
+/** GET /api/admin/events/:id/records: the records merged into an event, each as its source gives it. */
+export const MergedRecord = z.object({
+  id: z.string(),
+  title: z.string(),
+  startDate: z.string(),
+  venue: z.string(),
+  sourceNames: z.array(z.string()),
+  /** Its source no longer lists it. */
+  dropped: z.boolean(),
+});
+export type MergedRecord = z.infer<typeof MergedRecord>;
+export const MergedRecordsResponse = z.array(MergedRecord);
 /** POST /api/admin/events/:id/split: the records given back their own listing. */
 export const SplitResponse = z.object({ eventId: z.string(), restored: z.array(z.string()) });

@@ -109,6 +109,16 @@ export function createDuplicatesRepository(db: Db) {
       );
       return new Map(rows.map((r) => [r.eventId, r.names]));
     },
+    /** The names of the sources of each record's own links, by record id. */
+    async ownSourceNames(ids: string[]): Promise<Map<string, string[]>> {
+      if (!ids.length) return new Map();
+      const rows = await queryRows<{ id: string; names: string[] }>(
+        db,
+        sql`select l.event_id as id, array_agg(distinct coalesce(s.name, l.name) order by coalesce(s.name, l.name)) as names
+          from ${eventSources} l left join ${sources} s on s.id = l.source_id where l.event_id = any(${sql.param(ids)}::uuid[]) group by l.event_id`,
+      );
+      return new Map(rows.map((r) => [r.id, r.names]));
+    },
     /** How many proposals listOpen would give without its limit. */
     async countOpen(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(duplicatePairs).where(stillOpen);
@@ -138,9 +148,10 @@ export function createDuplicatesRepository(db: Db) {
      * Gives every record merged into the event its own listing back, with the status it had; the
      * saves the merges copied go back to the records they came from, and each count is made again.
      */
-    async restoreMerged(eventId: string, at: Date): Promise<string[]> {
+    async restoreMerged(eventId: string, at: Date, onlyId?: string): Promise<string[]> {
+      const only = onlyId ? sql` and id = ${onlyId}` : sql``;
       const rows = await queryRows<{ id: string }>(db, sql`update ${events} set status = coalesce(premerge_status, 'pending'), premerge_status = null, merged_into = null, updated_at = ${at.toISOString()}
-        where merged_into = ${eventId} returning id`);
+        where merged_into = ${eventId}${only} returning id`);
       const ids = rows.map((r) => r.id);
       if (ids.length) {
         const restored = sql`${sql.param(ids)}::uuid[]`;

@@ -27,6 +27,7 @@ beforeAll(async () => {
   server = await startFeedServer({
     '/a.ics': route('a'),
     '/b.ics': route('b'),
+    '/c.ics': route('c'),
     // A venue's page with schema.org Event data, which can say an event is postponed (iCalendar cannot).
     '/shows.html': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(feeds.page ?? ''),
   });
@@ -47,7 +48,7 @@ beforeEach(async () => {
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, cookie = admin) =>
   t.app.inject({ method, url, headers: { origin: TEST_ORIGIN, cookie }, ...(payload ? { payload } : {}) });
 
-async function source(name: string, feed: 'a' | 'b', items: IcsItem[]) {
+async function source(name: string, feed: 'a' | 'b' | 'c', items: IcsItem[]) {
   feeds[feed] = ics(items);
   const res = await api('POST', '/api/admin/sources', { name, connector: 'ical', url: server.url(`/${feed}.ics`), sourceType: 'ical', trusted: true });
   expect(res.statusCode).toBe(201);
@@ -405,6 +406,31 @@ describe('possible duplicates for admins', () => {
       ['', '', {}],
       ['Leftbank Annex', 'Forty makers.', {}],
     ]);
+  });
+
+  it('splits one record out of an event, keeping the rest merged and only that pair apart', async () => {
+    const place = { location: 'Migration Brewing', geo: '45.5227;-122.6564' };
+    await source('Bar', 'a', [{ uid: 'trivia@bar', title: 'Trivia Night', start: '20261203T030000Z', ...place }]);
+    await source('Blog', 'b', [{ uid: 'trivia@blog', title: 'Trivia Night at Migration Brewing', start: '20261203T030000Z', ...place }]);
+    await source('Listings', 'c', [{ uid: 'trivia@listings', title: 'TRIVIA NIGHT', start: '20261203T031000Z', ...place }]);
+    const [kept] = await queryRows<{ id: string }>(t.database.db, sql`select id from events where status <> 'merged'`);
+    const records = (await api('GET', `/api/admin/events/${kept!.id}/records`)).json() as { id: string; sourceNames: string[]; dropped: boolean }[];
+    expect(records.map((r) => r.sourceNames).sort()).toEqual([['Blog'], ['Listings']]);
+    expect((await api('GET', `/api/admin/events/${kept!.id}/records`, undefined, member)).statusCode).toBe(403);
+    const wrong = records.find((r) => r.sourceNames[0] === 'Listings')!;
+
+    const res = await api('POST', `/api/admin/events/${kept!.id}/split`, { recordId: wrong.id });
+    expect(res.json()).toEqual({ eventId: kept!.id, restored: [wrong.id] });
+    expect(await listed()).toEqual(['Trivia Night', 'TRIVIA NIGHT']);
+    expect((await api('GET', `/api/events/${kept!.id}`)).json()).toMatchObject({ mergedRecords: 1 });
+    expect(((await api('GET', `/api/admin/events/${kept!.id}/records`)).json() as { sourceNames: string[] }[]).map((r) => r.sourceNames)).toEqual([['Blog']]);
+    // Only the pair split is remembered apart.
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ decisions: { keptApart: 1 } });
+    // A record that is not merged into the event, or an event that has none, is refused by name.
+    const again = await api('POST', `/api/admin/events/${kept!.id}/split`, { recordId: wrong.id });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe('recordId must be the id of a record merged into the event');
+    expect((await api('POST', `/api/admin/events/${kept!.id}/split`, { recordId: 'nope' })).statusCode).toBe(400);
   });
 
   it('gives the saves a merge copied back to the records they came from when it is split', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DuplicateListResponse, KeepApartResponse, MergeBody, MergeResponse, SplitResponse } from '../../../contract/duplicates.ts';
+import { DuplicateListResponse, KeepApartResponse, MergeBody, MergedRecordsResponse, MergeResponse, SplitBody, SplitResponse } from '../../../contract/duplicates.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { DuplicatesService } from './duplicates.service.ts';
 
@@ -23,7 +23,9 @@ export async function duplicatesRoutes(app: FastifyInstance, deps: { duplicates:
     duplicates.keepApart(req.params.id, signedIn(req).id),
   );
 
-  r.post('/api/admin/events/:id/split', { schema: { params: IdParams, response: { 200: SplitResponse } }, config: admin }, async (req) =>
-    duplicates.split(req.params.id, signedIn(req).id),
+  r.post('/api/admin/events/:id/split', { schema: { params: IdParams, body: SplitBody, response: { 200: SplitResponse } }, config: admin }, async (req) =>
+    req.body?.recordId ? duplicates.splitRecord(req.params.id, req.body.recordId, signedIn(req).id) : duplicates.split(req.params.id, signedIn(req).id),
   );
+
+  r.get('/api/admin/events/:id/records', { schema: { params: IdParams, response: { 200: MergedRecordsResponse } }, config: admin }, async (req) => duplicates.records(req.params.id));
 }

@@ -1,4 +1,4 @@
-import type { DuplicateListResponse } from '../../../contract/duplicates.ts';
+import type { DuplicateListResponse, MergedRecord } from '../../../contract/duplicates.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
@@ -23,6 +23,19 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
 
   async function mergeThreshold(r = repo): Promise<number | null> {
     return learnedMergeThreshold((await r.decisions()).map((d) => ({ score: d.score, merged: d.status === 'merged' })));
+  }
+
+  /** Each pair a split gives back its own listing is remembered as kept apart (a decision that trains the threshold). */
+  async function rememberSplit(r: ReturnType<typeof createDuplicatesRepository>, eventId: string, ids: readonly string[], adminId: string, now: Date) {
+    const rows = new Map((await r.comparables([eventId, ...ids])).map((e) => [e.id, e]));
+    const me = rows.get(eventId)!;
+    for (const id of ids) {
+      const other = rows.get(id);
+      if (!other) continue;
+      const c = compareEvents({ ...me, start: me.startDate }, { ...other, start: other.startDate });
+      const [x, y] = eventId < id ? [eventId, id] : [id, eventId];
+      await r.upsertDecision({ eventA: x, eventB: y, kind: 'cross_source', score: c.verdict === 'different' ? 0 : c.score, reason: `split by an admin (${c.reason})` }, 'kept_apart', adminId, now);
+    }
   }
 
   const service = {
@@ -145,20 +158,51 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
           ids.push(await r.splitLinkToCopy(eventId, l, now));
         }
         if (!ids.length) throw conflict('This event has a single source: nothing to split');
-        const rows = new Map((await r.comparables([eventId, ...ids])).map((e) => [e.id, e]));
-        const me = rows.get(eventId)!;
-        for (const id of ids) {
-          const other = rows.get(id);
-          if (!other) continue;
-          const c = compareEvents({ ...me, start: me.startDate }, { ...other, start: other.startDate });
-          const [x, y] = eventId < id ? [eventId, id] : [id, eventId];
-          await r.upsertDecision({ eventA: x, eventB: y, kind: 'cross_source', score: c.verdict === 'different' ? 0 : c.score, reason: `split by an admin (${c.reason})` }, 'kept_apart', adminId, now);
-        }
+        await rememberSplit(r, eventId, ids, adminId, now);
         return ids;
       });
       for (const id of restored) deps.bus.publish('event_update', { id, action: 'created' });
       deps.bus.publish('event_update', { id: eventId, action: 'updated' });
       return { eventId, restored };
+    },
+
+    /**
+     * Splits one record out of the event it is merged into (a wrong merge among right ones): it
+     * is listed on its own again, the event keeps its other records, and that pair alone is
+     * remembered as kept apart.
+     */
+    async splitRecord(eventId: string, recordId: string, adminId: string): Promise<{ eventId: string; restored: string[] }> {
+      await db.transaction(async (tx) => {
+        const r = createDuplicatesRepository(tx);
+        await r.lockEvents([eventId, recordId]);
+        const [event, record] = [await r.findEvent(eventId), await r.findEvent(recordId)];
+        if (!event) throw notFound('Event not found');
+        if (event.status === 'merged') throw conflict('This event is merged into another: split that one');
+        if (!record || record.mergedInto !== eventId || record.status !== 'merged') throw invalid('recordId must be the id of a record merged into the event');
+        const now = clock.now();
+        await r.restoreMerged(eventId, now, recordId);
+        await r.fillFromMergedRecords([eventId, recordId]);
+        await rememberSplit(r, eventId, [recordId], adminId, now);
+      });
+      deps.bus.publish('event_update', { id: recordId, action: 'created' });
+      deps.bus.publish('event_update', { id: eventId, action: 'updated' });
+      return { eventId, restored: [recordId] };
+    },
+
+    /** The records merged into an event, as their sources give them (what an admin may split out one by one). */
+    async records(eventId: string): Promise<MergedRecord[]> {
+      const event = await repo.findEvent(eventId);
+      if (!event) throw notFound('Event not found');
+      const rows = await eventsRepo.findMergedRecords([eventId]);
+      const names = await repo.ownSourceNames(rows.map((m) => m.event.id));
+      return rows.map((m) => ({
+        id: m.event.id,
+        title: m.event.title,
+        startDate: m.event.startDate.toISOString(),
+        venue: m.event.venueName,
+        sourceNames: names.get(m.event.id) ?? [],
+        dropped: m.event.goneAt !== null,
+      }));
     },
   };
   return service;

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { DuplicateListResponse, DuplicatePair, MergeResponse, SplitResponse } from '../../../contract/duplicates.ts';
+import type { DuplicateListResponse, DuplicatePair, MergedRecord, MergeResponse, SplitResponse } from '../../../contract/duplicates.ts';
 import type { EventPatch, EventStats, EventSummary, SavedEvent } from '../../../contract/events.ts';
 import { runNoteReason, type RemoveHeldResponse, type RunNote, type RunSummaryResponse, type SourceCreate, type SourcePatch, type SourceResponse, type SourceRunResponse } from '../../../contract/ingestion.ts';
 import type { z } from 'zod';
@@ -313,10 +313,19 @@ export function useKeepApart() {
 }
 
 /** POST /api/admin/events/:id/split: every record merged into the event is listed on its own again. */
+/** GET /api/admin/events/:id/records: the records merged into an event, read while an admin looks at them. */
+export function useMergedRecords(eventId: string, enabled: boolean) {
+  return useQuery<MergedRecord[]>({ queryKey: [`/api/admin/events/${encodeURIComponent(eventId)}/records`], enabled });
+}
+
+/** Splits an event: every record, or with `recordId` that record alone. */
 export function useSplitEvent() {
   const client = useQueryClient();
-  return useMutation<SplitResult, Error, string>({
-    mutationFn: (id) => apiJson<SplitResult>('POST', `/api/admin/events/${encodeURIComponent(id)}/split`),
+  return useMutation<SplitResult, Error, string | { id: string; recordId: string }>({
+    mutationFn: (v) => {
+      const { id, recordId } = typeof v === 'string' ? { id: v, recordId: undefined } : v;
+      return apiJson<SplitResult>('POST', `/api/admin/events/${encodeURIComponent(id)}/split`, recordId ? { recordId } : undefined);
+    },
     onSuccess: (res) => {
       const n = res.restored.length;
       toast({ title: 'Event split into sources', description: n === 1 ? '1 listing is on its own again.' : `${n} listings are on their own again.` });

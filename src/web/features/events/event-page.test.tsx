@@ -193,6 +193,35 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(fetchFn.mock.calls.filter(([u, init]) => String(u) === `/api/admin/events/${detail.id}/split` && init?.method === 'POST')).toHaveLength(1);
   });
 
+  it('lets admins split one record out of an event that holds several, naming each by its source', async () => {
+    const detail = buildDetail({ title: 'Trivia Night', mergedRecords: 2 });
+    const records = [
+      { id: '00000000-0000-4000-8000-0000000000a1', title: 'Trivia Night at Migration Brewing', startDate: '2026-12-03T03:00:00.000Z', venue: 'Migration Brewing', sourceNames: ['Blog'], dropped: false },
+      { id: '00000000-0000-4000-8000-0000000000a2', title: 'Trivia Night - Kids Edition', startDate: '2026-12-03T03:10:00.000Z', venue: 'Migration Brewing', sourceNames: ['Third Sheet'], dropped: false },
+    ];
+    const fetchFn = stubFetch((url, init) => {
+      if (url.pathname === `/api/events/${detail.id}`) return json(detail);
+      if (url.pathname === `/api/admin/events/${detail.id}/records`) return json(records);
+      if (url.pathname === `/api/admin/events/${detail.id}/split` && init?.method === 'POST') return json({ eventId: detail.id, restored: [records[1]!.id] });
+      return undefined;
+    });
+    renderApp(page, { path: `/events/${detail.id}`, user: buildUser({ role: 'admin' }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Split into sources' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Split into sources?' });
+    const list = await within(dialog).findByRole('list', { name: 'Records merged into this event' });
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      expect.stringContaining('Blog'),
+      expect.stringContaining('Third Sheet'),
+    ]);
+    expect(within(list).getAllByRole('listitem')[1]!.textContent).toContain('Trivia Night - Kids Edition');
+    expect(within(dialog).getByRole('button', { name: 'Split all' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Split out Third Sheet' }));
+    expect((await screen.findAllByText('1 listing is on its own again.')).length).toBeGreaterThan(0);
+    const posts = fetchFn.mock.calls.filter(([u, init]) => String(u) === `/api/admin/events/${detail.id}/split` && init?.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(String(posts[0]![1]!.body))).toEqual({ recordId: records[1]!.id });
+  });
+
   it("shows the server's reason when a split is refused", async () => {
     const e = buildDetail({ title: 'Quilting Circle', mergedRecords: 1 });
     stubFetch((url, init) => {
