@@ -42,6 +42,12 @@ async function adminApi(browser: Browser, baseURL: string) {
       await ok(api.patch(`/api/admin/sources/${sourceId}`, { headers, data: { config } }));
       await rerun(sourceId);
     },
+    /** An event entered by hand, listed at once; its id. */
+    async addEvent(title: string, startDate: string) {
+      return ((await ok(api.post('/api/admin/events', { headers, data: { title, startDate, venue: 'Grange Hall' } }), 201)) as { id: string }).id;
+    },
+    /** The review decision on an event, as the dashboard's Approve and Reject send it. */
+    review: (id: string, action: 'approve' | 'reject') => ok(api.post(`/api/admin/events/${id}/${action}`, { headers })),
   };
 }
 
@@ -85,6 +91,34 @@ test('a member saved an event its source then dropped: My Events and the event p
   await item(dropped).getByRole('link', { name: dropped }).click();
   await expect(page.getByRole('heading', { level: 1, name: dropped })).toBeVisible();
   await expect(page.getByTestId('removed-by-source')).toContainText('Every source that listed this event has dropped it');
+});
+
+test('a member saved an event an admin then rejected: My Events and its page say it was removed from Townbeat', async ({ page, browser, baseURL }) => {
+  const admin = await adminApi(browser, baseURL!);
+  const title = `Harvest Supper ${randomBytes(5).toString('hex')}`;
+  const id = await admin.addEvent(title, new Date(Date.now() + 5 * DAY).toISOString());
+
+  await signUpThroughUi(page);
+  await saveOnItsPage(page, id, title);
+  await admin.review(id, 'reject');
+
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'My Events' }).click();
+  const item = page.getByRole('list', { name: 'Saved events' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: title }) });
+  await expect(item.getByText('Removed from Townbeat')).toBeVisible();
+
+  // Its link leads to its page, saying why it is gone, not to 'Event not found'.
+  await item.getByRole('link', { name: title }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByTestId('removed-from-townbeat')).toContainText('An admin removed this event from Townbeat');
+
+  // Approved again, the mark is gone.
+  await admin.review(id, 'approve');
+  await admin.close();
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByTestId('removed-from-townbeat')).toHaveCount(0);
 });
 
 test('a member hears in the bell when the source moves an event they saved, and the bell opens it', async ({ page, browser, baseURL }) => {

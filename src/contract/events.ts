@@ -87,7 +87,11 @@ export const EventDetail = EventSummary.extend({
 });
 export type EventDetail = z.infer<typeof EventDetail>;
 
-/** One of a member's saved events (GET /api/user/favorites): those the sources dropped stay, marked. */
+/**
+ * One of a member's saved events (GET /api/user/favorites): those the sources dropped stay, marked,
+ * and so do those an admin turned down after they were saved (`status` 'rejected'; their page stays
+ * open to the member, saying so).
+ */
 export const SavedEvent = EventSummary.extend({
   /** Every source that listed it has dropped it: out of lists, kept here for the member who saved it. */
   removedBySource: z.boolean(),

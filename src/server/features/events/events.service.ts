@@ -92,8 +92,12 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
     async get(id: string, viewer: Viewer | null): Promise<EventDetail> {
       let row = await repo.findById(id, viewer?.id ?? null);
       if (row?.event.status === 'merged' && row.event.mergedInto) row = await repo.findById(row.event.mergedInto, viewer?.id ?? null);
-      // Admins see every event; a member sees an event of theirs still in review (a flyer they scanned).
-      const mayView = row && (row.event.status === 'approved' || viewer?.role === 'admin' || (viewer && row.event.contributedBy === viewer.id && row.event.status === 'pending'));
+      // Admins see every event; a member sees an event of theirs still in review (a flyer they scanned),
+      // and one they saved that an admin has since turned down: their link leads to a page that says
+      // it was removed, as it does for an event its sources dropped. Nobody else learns it existed.
+      const isAdmin = viewer?.role === 'admin';
+      const savedThenRejected = row?.event.status === 'rejected' && row.isFavorited;
+      const mayView = row && (row.event.status === 'approved' || isAdmin || savedThenRejected || (viewer && row.event.contributedBy === viewer.id && row.event.status === 'pending'));
       if (!row || !mayView) throw notFound('Event not found');
       const links = await repo.findSources(row.event.id);
       const own = links.filter((l) => l.eventId === row.event.id);
@@ -101,7 +105,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const mergedRecords = links.length - own.length + Math.max(0, new Set(own.map((l) => l.sourceId ?? `${l.sourceType}:${l.url}`)).size - 1);
       // The sources that list it now: not one that dropped its record merged into it.
       const sources = links.filter((l) => !l.dropped).map(({ sourceType, url, name }) => ({ sourceType, url, name }));
-      const dates = await repo.seriesDates(row.event, clock.now());
+      // The other dates of a turned-down series are turned down too, and were never saved: only admins see them.
+      const dates = savedThenRejected && !isAdmin ? [] : await repo.seriesDates(row.event, clock.now());
       return toEventDetail(row, sources, unit, { mergedRecords, dates });
     },
 
@@ -122,7 +127,10 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return { totalEvents: total.n, todayEvents, activeSources, coverage };
     },
 
-    /** The member's saved events, those every source has since dropped included and marked. */
+    /**
+     * The member's saved events, marked (not left out) when every source has since dropped one or an
+     * admin has turned it down (status 'rejected'): the member planned around it and must hear why it went.
+     */
     async favorites(viewer: Viewer): Promise<SavedEvent[]> {
       return (await repo.listFavorites(viewer.id)).map((row) => ({ ...summary(row), removedBySource: row.removedBySource, cancelledBySource: row.cancelledBySource, postponedBySource: row.postponedBySource, endGiven: row.endGiven }));
     },
@@ -135,8 +143,11 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const result = await db.transaction(async (tx) => {
         const txRepo = createEventsRepository(tx);
         await txRepo.lockFavorite(viewer.id, eventId);
-        const row = await txRepo.findById(eventId, null);
-        if (!row || row.event.status !== 'approved') throw notFound('Event not found');
+        const row = await txRepo.findById(eventId, viewer.id);
+        // A member who saved an event an admin then turned down can still take it off My Events
+        // (its page keeps the heart); saving one, or any unlisted event, stays impossible.
+        const mayUnsave = row?.event.status === 'rejected' && row.isFavorited;
+        if (!row || (row.event.status !== 'approved' && !mayUnsave)) throw notFound('Event not found');
         if (await txRepo.deleteFavorite(viewer.id, eventId)) {
           await txRepo.addToFavoriteCount(eventId, viewer.id, -1);
           return { isFavorited: false, points: null, paid: null };

@@ -36,9 +36,13 @@ const dateOnly = (iso: string, timeZone: string) => {
 
 type CalendarEvent = EventSummary & Pick<EventDetail, 'endGiven'> & Partial<Pick<EventDetail, 'description' | 'removedBySource' | 'cancelledBySource' | 'postponedBySource'>>;
 
-/** What a calendar app shows of an event every source has dropped, or one a source cancelled or postponed: kept, and saying so. */
+/**
+ * What a calendar app shows of an event every source has dropped, one a source cancelled or
+ * postponed, or one an admin took off Townbeat (a saved event turned down in review): kept, and saying so.
+ */
 const GONE = {
   removed: { status: 'TENTATIVE', suffix: ' (removed by the source)', note: 'Every source that listed this event has dropped it: check with the organiser before you go.' },
+  rejected: { status: 'TENTATIVE', suffix: ' (removed from Townbeat)', note: 'An admin removed this event from Townbeat, so it is no longer listed: check with the organiser before you go.' },
   cancelled: { status: 'CANCELLED', suffix: ' (cancelled)', note: 'The source that listed this event says it is cancelled.' },
   postponed: { status: 'TENTATIVE', suffix: ' (postponed)', note: 'The source that listed this event says it is postponed, with no new date yet: it will not take place at this time.' },
 } as const;
@@ -57,8 +61,10 @@ function eventLines(e: CalendarEvent, now: Date, origin: string): string[] {
     if (e.endGiven) lines.push(`DTEND:${utcStamp(new Date(e.endDate))}`);
   }
   // Only what a source said is cancelled is CANCELLED: one may drop an event for other reasons,
-  // so calendars keep that one, marked; a postponed one is to take place later, at a date not given yet.
-  const gone = e.cancelledBySource ? GONE.cancelled : e.postponedBySource ? GONE.postponed : e.removedBySource ? GONE.removed : null;
+  // and an admin may turn one down for reasons that are not about whether it happens (spam, out of
+  // town), so calendars keep those, marked; a postponed one is to take place later, at a date not given yet.
+  // What the source says of the event itself comes before Townbeat's own decision, as on its page.
+  const gone = e.cancelledBySource ? GONE.cancelled : e.postponedBySource ? GONE.postponed : e.removedBySource ? GONE.removed : e.status === 'rejected' ? GONE.rejected : null;
   if (gone) lines.push(`STATUS:${gone.status}`);
   lines.push(`SUMMARY:${escapeText(gone ? e.title + gone.suffix : e.title)}`);
   const description = [gone?.note ?? '', e.description ?? ''].filter(Boolean).join('\n\n');

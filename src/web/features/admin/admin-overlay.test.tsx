@@ -258,6 +258,19 @@ describe('AdminOverlay for other users', () => {
     expect(within(item('Spring Parade')).getByText('Postponed')).toBeTruthy();
     expect(within(item('Spring Parade')).queryByText('Removed by the source')).toBeNull();
   });
+
+  it('marks a saved event an admin turned down as removed from Townbeat, still linking to its page', async () => {
+    const marks = { removedBySource: false, cancelledBySource: false, postponedBySource: false };
+    const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), ...marks };
+    const rejected = { ...buildEvent({ id: 'e-rejected', title: 'Harvest Supper', isFavorited: true, status: 'rejected' }), ...marks };
+    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([kept, rejected]) : undefined));
+    renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
+    const dialog = await screen.findByRole('dialog', { name: 'My Events' });
+    const link = await within(dialog).findByRole('link', { name: 'Harvest Supper' });
+    expect(link.getAttribute('href')).toBe('/events/e-rejected');
+    expect(within(link.closest('li')!).getByTestId('saved-removed').textContent).toBe('Removed from Townbeat');
+    expect(within(within(dialog).getByRole('link', { name: 'Night Market' }).closest('li')!).queryByTestId('saved-removed')).toBeNull();
+  });
 });
 
 describe('zoned date-time inputs', () => {

@@ -121,9 +121,10 @@ function MyEvents({ onNavigate }: { onNavigate: () => void }) {
                 <time dateTime={e.startDate}>{formatEventWhen(e, config?.city.timeZone ?? e.timeZone, config?.city.locale)}</time>
                 {e.venue ? ` · ${e.venue}` : ''}
               </span>
-              {e.removedBySource && (
+              {(e.removedBySource || e.status === 'rejected') && (
+                // What the source says of the event itself first; else that Townbeat no longer lists it (an admin turned it down).
                 <span className="text-sm font-semibold text-destructive" data-testid="saved-removed">
-                  {e.cancelledBySource ? 'Cancelled' : e.postponedBySource ? 'Postponed' : 'Removed by the source'}
+                  {e.cancelledBySource ? 'Cancelled' : e.postponedBySource ? 'Postponed' : e.removedBySource ? 'Removed by the source' : 'Removed from Townbeat'}
                 </span>
               )}
             </li>

@@ -282,7 +282,20 @@ describe('EventPage', { timeout: 30_000 }, () => {
     const e = buildDetail({ title: 'Spam Night', status: 'rejected' });
     stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
     renderApp(page, { path: `/events/${e.id}`, user: buildUser({ role: 'admin' }) });
-    expect((await screen.findByTestId('not-listed')).textContent).toBe('Not listedAn admin turned this event down in review: only admins can see this page.');
+    expect((await screen.findByTestId('not-listed')).textContent).toBe('Not listedAn admin turned this event down in review: only admins, and members who had saved it, can see this page.');
+    expect(screen.queryByTestId('removed-from-townbeat')).toBeNull();
+  });
+
+  it('tells a member who saved a turned-down event that it was removed from Townbeat, not that only admins can see it', async () => {
+    const e = buildDetail({ title: 'Harvest Supper', status: 'rejected', isFavorited: true });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    renderApp(page, { path: `/events/${e.id}`, user: buildUser() });
+    const notice = await screen.findByTestId('removed-from-townbeat');
+    expect(within(notice).getByRole('heading', { name: 'Removed from Townbeat' })).toBeTruthy();
+    expect(notice.textContent).toContain('An admin removed this event from Townbeat, so it is no longer listed. This page is kept for people who saved it.');
+    expect(screen.queryByTestId('not-listed')).toBeNull();
+    // The heart still takes it off My Events.
+    expect(screen.getByRole('button', { name: 'Remove Harvest Supper from favorites' }).getAttribute('aria-pressed')).toBe('true');
   });
 
   it('leads back to the Discover list the visitor came from, its filters kept', async () => {

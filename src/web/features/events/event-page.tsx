@@ -242,7 +242,7 @@ export default function EventPage() {
         </div>
       </div>
 
-      {event.status !== 'approved' && !event.removedBySource && (
+      {event.status !== 'approved' && !event.removedBySource && (isAdmin || event.status === 'pending') && (
         // Its contributor (or an admin) sees it before anyone else can: say so, so a shared link is not a surprise.
         <div data-testid="not-listed" className="mt-4 flex items-start gap-3 rounded-lg border border-accent/40 bg-accent-soft p-4">
           <Hourglass className="mt-0.5 h-5 w-5 shrink-0 text-accent" aria-hidden />
@@ -255,9 +255,20 @@ export default function EventPage() {
             ) : (
               <>
                 <h2 className="font-semibold text-accent">Not listed</h2>
-                <p className="mt-1 text-sm">An admin turned this event down in review: only admins can see this page.</p>
+                <p className="mt-1 text-sm">An admin turned this event down in review: only admins, and members who had saved it, can see this page.</p>
               </>
             )}
+          </div>
+        </div>
+      )}
+
+      {event.status === 'rejected' && !event.removedBySource && !isAdmin && (
+        // A member reaches it only because they saved it before an admin took it down: say so, as for an event its sources dropped.
+        <div data-testid="removed-from-townbeat" className="mt-4 flex items-start gap-3 rounded-lg border border-destructive/40 bg-destructive/10 p-4">
+          <ArchiveX className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden />
+          <div>
+            <h2 className="font-semibold text-destructive">Removed from Townbeat</h2>
+            <p className="mt-1 text-sm">An admin removed this event from Townbeat, so it is no longer listed. This page is kept for people who saved it.</p>
           </div>
         </div>
       )}
