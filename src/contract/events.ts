@@ -72,6 +72,8 @@ export const EventDetail = EventSummary.extend({
    * keeps the event listed until then: the page shows only its start.
    */
   endGiven: z.boolean(),
+  /** Its end (endDate) has passed by the server's clock: out of lists; saving it earns no points. */
+  ended: z.boolean(),
   /** Every source that lists it, those of records merged into it included. */
   sources: z.array(EventSource),
   /** Every source that listed it has dropped it: kept for people who saved it, out of lists. */
@@ -101,6 +103,8 @@ export const SavedEvent = EventSummary.extend({
   postponedBySource: z.boolean(),
   /** Whether endDate is the source's own end (as EventDetail.endGiven): a calendar entry has no end the source never gave. */
   endGiven: z.boolean(),
+  /** Its end has passed (as EventDetail.ended): My Events shows it among past events. */
+  ended: z.boolean(),
 });
 export type SavedEvent = z.infer<typeof SavedEvent>;
 

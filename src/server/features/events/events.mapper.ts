@@ -52,14 +52,21 @@ export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): Event
 export function toEventDetail(
   row: DetailRow,
   sources: { sourceType: string; url: string; name: string }[],
-  unit: 'mi' | 'km' = 'mi',
+  unit: 'mi' | 'km',
+  now: Date,
   extra: { mergedRecords?: number; dates?: { id: string; startDate: Date; endDate: Date }[] } = {},
 ): EventDetail {
   const e = row.event;
   const dates = (extra.dates?.length ? extra.dates : [e]).map((d) => ({ id: d.id, startDate: d.startDate.toISOString(), endDate: d.endDate.toISOString() }));
   // Rows stored before the end's origin was recorded (null) are read as given, as they were shown.
-  return { ...toEventSummary(row, unit), description: e.description, endGiven: e.endGiven !== false, sources, removedBySource: e.goneAt !== null, cancelledBySource: e.goneAt !== null && e.cancelledBySource, postponedBySource: e.goneAt !== null && e.postponedBySource, mergedRecords: extra.mergedRecords ?? 0, dates };
+  return { ...toEventSummary(row, unit), description: e.description, endGiven: e.endGiven !== false, ended: hasEnded(e, now), sources, removedBySource: e.goneAt !== null, cancelledBySource: e.goneAt !== null && e.cancelledBySource, postponedBySource: e.goneAt !== null && e.postponedBySource, mergedRecords: extra.mergedRecords ?? 0, dates };
 }
+
+/**
+ * Whether an event is over at `now`: from the moment it leaves the lists (they keep `end_date > now`),
+ * the default end of one whose source gave none included. Saving it from then on earns no points.
+ */
+export const hasEnded = (e: { endDate: Date }, now: Date) => e.endDate.getTime() <= now.getTime();
 
 export const metresPerUnit = (unit: 'mi' | 'km') => METRES_PER_UNIT[unit];
 

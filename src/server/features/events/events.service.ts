@@ -14,7 +14,7 @@ import { publishSavedEventNews, tellSavers } from '../ingestion/saved-event-news
 import { createNotification, publishNotifications, type NotificationInput } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { AGGREGATE_BUCKET_MS, createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
-import { metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
+import { hasEnded, metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
 
 export const FAVORITE_DISCOVERY_POINTS = RULES.discovered.points;
 const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
@@ -105,9 +105,10 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const mergedRecords = links.length - own.length + Math.max(0, new Set(own.map((l) => l.sourceId ?? `${l.sourceType}:${l.url}`)).size - 1);
       // The sources that list it now: not one that dropped its record merged into it.
       const sources = links.filter((l) => !l.dropped).map(({ sourceType, url, name }) => ({ sourceType, url, name }));
+      const now = clock.now();
       // The other dates of a turned-down series are turned down too, and were never saved: only admins see them.
-      const dates = savedThenRejected && !isAdmin ? [] : await repo.seriesDates(row.event, clock.now());
-      return toEventDetail(row, sources, unit, { mergedRecords, dates });
+      const dates = savedThenRejected && !isAdmin ? [] : await repo.seriesDates(row.event, now);
+      return toEventDetail(row, sources, unit, now, { mergedRecords, dates });
     },
 
     async stats(now = clock.now()): Promise<EventStats> {
@@ -131,13 +132,15 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
      * The member's saved events, marked (not left out) when every source has since dropped one or an
      * admin has turned it down (status 'rejected'): the member planned around it and must hear why it went.
      */
-    async favorites(viewer: Viewer): Promise<SavedEvent[]> {
-      return (await repo.listFavorites(viewer.id)).map((row) => ({ ...summary(row), removedBySource: row.removedBySource, cancelledBySource: row.cancelledBySource, postponedBySource: row.postponedBySource, endGiven: row.endGiven }));
+    async favorites(viewer: Viewer, now = clock.now()): Promise<SavedEvent[]> {
+      return (await repo.listFavorites(viewer.id)).map((row) => ({ ...summary(row), removedBySource: row.removedBySource, cancelledBySource: row.cancelledBySource, postponedBySource: row.postponedBySource, endGiven: row.endGiven, ended: hasEnded(row.event, now) }));
     },
 
     /**
      * Toggles a favourite. Becoming favourited pays the 'discovered' 5 points once per user and
-     * event, however often the heart is toggled: the ledger's idempotency key decides.
+     * event, however often the heart is toggled: the ledger's idempotency key decides. An event
+     * that has ended can still be saved (to remember it) but pays nothing: there is nothing left
+     * to discover, and points for the past could be farmed from an archive.
      */
     async toggleFavorite(viewer: Viewer, eventId: string): Promise<{ isFavorited: boolean; points: number | null }> {
       const result = await db.transaction(async (tx) => {
@@ -155,6 +158,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
         const now = clock.now();
         await txRepo.insertFavorite(viewer.id, eventId, now);
         await txRepo.addToFavoriteCount(eventId, viewer.id, 1);
+        if (hasEnded(row.event, now)) return { isFavorited: true, points: null, paid: null };
         // The shared award path: paid once per event; badges it unlocks are earned in this transaction.
         const paid = await payAward(
           tx,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
 import { buildEvent, queryRows } from '../../test/factories.ts';
 
-// Saved events that leave the listings for reasons other than their sources: an admin's rejection.
+// Saved events that leave the listings for reasons other than their sources: an admin's rejection, or their end.
 
 let t: TestApp;
 const NOW = new Date('2026-11-22T20:00:00Z'); // 12:00 in Portland
@@ -77,5 +77,46 @@ describe('a saved event an admin turns down', () => {
     expect((await post(`/api/user/favorites/${e.id}`, saver.cookie)).statusCode).toBe(404);
     const [row] = await queryRows<{ favorite_count: number }>(t.database.db, sql`select favorite_count from events where id = ${e.id}`);
     expect(row!.favorite_count).toBe(0);
+  });
+});
+
+describe('a saved event that has ended', () => {
+  const points = async (cookie: string) => (await get('/api/auth/user', cookie)).json().points as number;
+
+  it('can be saved to remember it but earns nothing, however often the heart is toggled; upcoming and running events still pay 5', async () => {
+    const { cookie, user } = await signupUser(t.app);
+    const ended = await buildEvent(t.database.db, { title: 'Last Night Gig', startDate: inHours(-5), endDate: inHours(-3) });
+    const running = await buildEvent(t.database.db, { title: 'Afternoon Market', startDate: inHours(-1), endDate: inHours(1) });
+    const upcoming = await buildEvent(t.database.db, { title: 'Sunday Brunch', startDate: inHours(24) });
+
+    expect((await get(`/api/events/${ended.id}`, cookie)).json()).toMatchObject({ ended: true });
+    expect((await get(`/api/events/${running.id}`, cookie)).json()).toMatchObject({ ended: false });
+    for (let i = 0; i < 3; i++) expect((await post(`/api/user/favorites/${ended.id}`, cookie)).json()).toEqual({ isFavorited: i % 2 === 0 });
+    expect((await get(`/api/events/${ended.id}`, cookie)).json()).toMatchObject({ isFavorited: true, favoriteCount: 1 });
+    expect(await points(cookie)).toBe(0);
+
+    for (const e of [running, upcoming]) await post(`/api/user/favorites/${e.id}`, cookie);
+    expect(await points(cookie)).toBe(10);
+    const awards = await queryRows<{ event_id: string }>(t.database.db, sql`select event_id from point_awards where user_id = ${user.id} order by event_id`);
+    expect(awards.map((a) => a.event_id).sort()).toEqual([running.id, upcoming.id].sort());
+
+    // My Events hears which have ended; the calendar feed keeps them all (a calendar keeps its past).
+    expect((await get('/api/user/favorites', cookie)).json().map((e: { title: string; ended: boolean }) => [e.title, e.ended])).toEqual([
+      ['Last Night Gig', true],
+      ['Afternoon Market', false],
+      ['Sunday Brunch', false],
+    ]);
+    const feedPath = new URL((await get('/api/user/calendar', cookie)).json().url).pathname;
+    expect(new ICAL.Component(ICAL.parse((await get(feedPath)).body)).getAllSubcomponents('vevent')).toHaveLength(3);
+
+    // Once the market is over it reads as ended, and unsaving and saving it again pays nothing more.
+    t.clock.set(inHours(2));
+    expect((await get('/api/user/favorites', cookie)).json().map((e: { title: string; ended: boolean }) => [e.title, e.ended])).toEqual([
+      ['Last Night Gig', true],
+      ['Afternoon Market', true],
+      ['Sunday Brunch', false],
+    ]);
+    for (let i = 0; i < 2; i++) await post(`/api/user/favorites/${running.id}`, cookie);
+    expect(await points(cookie)).toBe(10);
   });
 });

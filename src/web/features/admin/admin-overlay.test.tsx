@@ -259,6 +259,42 @@ describe('AdminOverlay for other users', () => {
     expect(within(item('Spring Parade')).queryByText('Removed by the source')).toBeNull();
   });
 
+  it('lists upcoming saved events first, then the ones that have ended under Past events, the latest first', async () => {
+    const saved = (id: string, title: string, startDate: string, ended: boolean) => ({
+      ...buildEvent({ id, title, startDate, isFavorited: true }),
+      removedBySource: false,
+      cancelledBySource: false,
+      postponedBySource: false,
+      endGiven: true,
+      ended,
+    });
+    // The server's order: soonest start first.
+    const list = [
+      saved('e-old', 'Spring Fair', '2026-04-01T18:00:00.000Z', true),
+      saved('e-recent', 'Autumn Supper', '2026-10-01T18:00:00.000Z', true),
+      saved('e-next', 'Winter Market', '2026-12-05T18:00:00.000Z', false),
+      saved('e-later', 'New Year Walk', '2027-01-01T18:00:00.000Z', false),
+    ];
+    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json(list) : undefined));
+    renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
+    const dialog = await screen.findByRole('dialog', { name: 'My Events' });
+    const names = (l: HTMLElement) => within(l).getAllByRole('link').map((a) => a.textContent);
+    expect(names(await within(dialog).findByRole('list', { name: 'Saved events' }))).toEqual(['Winter Market', 'New Year Walk']);
+    expect(within(dialog).getByRole('heading', { name: 'Past events' })).toBeTruthy();
+    expect(names(within(dialog).getByRole('list', { name: 'Past events' }))).toEqual(['Autumn Supper', 'Spring Fair']);
+  });
+
+  it('says when every saved event has ended that none is upcoming, and lists them as past', async () => {
+    const past = { ...buildEvent({ id: 'e-past', title: 'Spring Fair', isFavorited: true }), removedBySource: false, cancelledBySource: false, postponedBySource: false, endGiven: true, ended: true };
+    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([past]) : undefined));
+    renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
+    const dialog = await screen.findByRole('dialog', { name: 'My Events' });
+    expect(await within(dialog).findByText('No upcoming saved events.')).toBeTruthy();
+    expect(within(dialog).queryByRole('list', { name: 'Saved events' })).toBeNull();
+    expect(within(within(dialog).getByRole('list', { name: 'Past events' })).getByRole('link', { name: 'Spring Fair' })).toBeTruthy();
+    expect(within(dialog).queryByText('No saved events yet.')).toBeNull();
+  });
+
   it('marks a saved event an admin turned down as removed from Townbeat, still linking to its page', async () => {
     const marks = { removedBySource: false, cancelledBySource: false, postponedBySource: false };
     const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), ...marks };

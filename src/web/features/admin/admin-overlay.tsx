@@ -1,7 +1,7 @@
 import { Check, Pencil, Settings2, X } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { CATEGORIES, EventPatch, PENDING_PAGE, type EventSummary } from '../../../contract/events.ts';
+import { CATEGORIES, EventPatch, PENDING_PAGE, type EventSummary, type SavedEvent } from '../../../contract/events.ts';
 import { fromZonedInput, toZonedInput } from '../../lib/city-time.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -89,9 +89,36 @@ export function FormError({ message }: { message?: string }) {
 
 /* ------------------------------------------------------------------ non-admins: My Events */
 
+/** One saved event: its link, when and where, and why it is no longer listed, if it is not. */
+function SavedEventItem({ event: e, onNavigate }: { event: SavedEvent; onNavigate: () => void }) {
+  const { data: config } = useCityConfig();
+  return (
+    <li className="flex flex-col gap-0.5 px-3 py-2">
+      <Link href={`/events/${e.id}`} onClick={onNavigate} className="font-medium hover:text-primary hover:underline">
+        {e.title}
+      </Link>
+      <span className="text-sm text-muted-foreground">
+        <time dateTime={e.startDate}>{formatEventWhen(e, config?.city.timeZone ?? e.timeZone, config?.city.locale)}</time>
+        {e.venue ? ` · ${e.venue}` : ''}
+      </span>
+      {(e.removedBySource || e.status === 'rejected') && (
+        // What the source says of the event itself first; else that Townbeat no longer lists it (an admin turned it down).
+        <span className="text-sm font-semibold text-destructive" data-testid="saved-removed">
+          {e.cancelledBySource ? 'Cancelled' : e.postponedBySource ? 'Postponed' : e.removedBySource ? 'Removed by the source' : 'Removed from Townbeat'}
+        </span>
+      )}
+    </li>
+  );
+}
+
+const listClass = 'mt-2 divide-y divide-border rounded-lg border border-border';
+
 function MyEvents({ onNavigate }: { onNavigate: () => void }) {
   const favorites = useFavoriteEvents();
-  const { data: config } = useCityConfig();
+  // Upcoming first, soonest first (the server's order); the ones that have ended below, the latest first.
+  const upcoming = favorites.data?.filter((e) => !e.ended) ?? [];
+  const past = favorites.data?.filter((e) => e.ended).reverse() ?? [];
+  const pastHeading = useId();
   return (
     <div>
       <p className="text-muted-foreground">
@@ -111,25 +138,29 @@ function MyEvents({ onNavigate }: { onNavigate: () => void }) {
       ) : favorites.data.length === 0 ? (
         <p className="mt-2 text-sm text-muted-foreground">No saved events yet.</p>
       ) : (
-        <ul className="mt-2 divide-y divide-border rounded-lg border border-border" aria-label="Saved events">
-          {favorites.data.map((e) => (
-            <li key={e.id} className="flex flex-col gap-0.5 px-3 py-2">
-              <Link href={`/events/${e.id}`} onClick={onNavigate} className="font-medium hover:text-primary hover:underline">
-                {e.title}
-              </Link>
-              <span className="text-sm text-muted-foreground">
-                <time dateTime={e.startDate}>{formatEventWhen(e, config?.city.timeZone ?? e.timeZone, config?.city.locale)}</time>
-                {e.venue ? ` · ${e.venue}` : ''}
-              </span>
-              {(e.removedBySource || e.status === 'rejected') && (
-                // What the source says of the event itself first; else that Townbeat no longer lists it (an admin turned it down).
-                <span className="text-sm font-semibold text-destructive" data-testid="saved-removed">
-                  {e.cancelledBySource ? 'Cancelled' : e.postponedBySource ? 'Postponed' : e.removedBySource ? 'Removed by the source' : 'Removed from Townbeat'}
-                </span>
-              )}
-            </li>
-          ))}
-        </ul>
+        <>
+          {upcoming.length > 0 ? (
+            <ul className={listClass} aria-label="Saved events">
+              {upcoming.map((e) => (
+                <SavedEventItem key={e.id} event={e} onNavigate={onNavigate} />
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-2 text-sm text-muted-foreground">No upcoming saved events.</p>
+          )}
+          {past.length > 0 && (
+            <>
+              <h3 id={pastHeading} className="mt-4 text-sm font-semibold">
+                Past events
+              </h3>
+              <ul className={listClass} aria-labelledby={pastHeading}>
+                {past.map((e) => (
+                  <SavedEventItem key={e.id} event={e} onNavigate={onNavigate} />
+                ))}
+              </ul>
+            </>
+          )}
+        </>
       )}
     </div>
   );

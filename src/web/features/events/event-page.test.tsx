@@ -278,6 +278,26 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(note.textContent).toBe('Waiting for reviewThis event is not listed yet: only whoever sent it and the admins can see this page until an admin approves it.');
   });
 
+  it('says an event has ended, offers no calendar entry for it, and keeps the heart to remember it', async () => {
+    const e = buildDetail({ title: 'Harvest Moon Ceilidh', ended: true });
+    stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));
+    const ended = renderApp(page, { path: `/events/${e.id}`, user: buildUser() });
+    const note = await screen.findByTestId('event-ended');
+    expect(within(note).getByRole('heading', { name: 'This event has ended' })).toBeTruthy();
+    expect(note.textContent).toContain('saving an event that has ended earns no points');
+    expect(screen.queryByRole('link', { name: 'Add to calendar' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add Harvest Moon Ceilidh to favorites' })).toBeTruthy();
+    ended.unmount();
+
+    const upcoming = buildDetail({ title: 'Winter Ceilidh' });
+    stubFetch((url) => (url.pathname === `/api/events/${upcoming.id}` ? json(upcoming) : undefined));
+    renderApp(page, { path: `/events/${upcoming.id}`, user: buildUser() });
+    await screen.findByRole('heading', { level: 1, name: 'Winter Ceilidh' });
+    expect(screen.queryByTestId('event-ended')).toBeNull();
+    expect(screen.queryByText('This event has ended')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Add to calendar' })).toBeTruthy();
+  });
+
   it('tells an admin a turned-down event is not listed', async () => {
     const e = buildDetail({ title: 'Spam Night', status: 'rejected' });
     stubFetch((url) => (url.pathname === `/api/events/${e.id}` ? json(e) : undefined));

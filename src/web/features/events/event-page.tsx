@@ -1,4 +1,4 @@
-import { ArchiveX, ArrowLeft, CalendarClock, CalendarDays, CalendarPlus, ExternalLink, Hourglass, MapPin, Share2, Ticket, Users } from 'lucide-react';
+import { ArchiveX, ArrowLeft, CalendarCheck, CalendarClock, CalendarDays, CalendarPlus, ExternalLink, Hourglass, MapPin, Share2, Ticket, Users } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import type { Neighbourhood } from '../../../contract/city.ts';
 import { priceLabel, type EventDetail } from '../../../contract/events.ts';
@@ -228,11 +228,14 @@ export default function EventPage() {
           {event.isDemo && <p className="mt-1 text-xs font-medium text-muted-foreground">Demo content</p>}
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          {/* Saving an ended event stays possible (to remember it), but it earns no points: the note below says so. */}
           <FavoriteButton eventId={event.id} title={event.title} isFavorited={event.isFavorited} outline />
-          <a href={`/api/events/${encodeURIComponent(event.id)}/ics`} download className={buttonClass('outline')}>
-            <CalendarPlus className="h-4 w-4" aria-hidden />
-            Add to calendar
-          </a>
+          {!event.ended && (
+            <a href={`/api/events/${encodeURIComponent(event.id)}/ics`} download className={buttonClass('outline')}>
+              <CalendarPlus className="h-4 w-4" aria-hidden />
+              Add to calendar
+            </a>
+          )}
           <Button variant="outline" onClick={() => void shareEvent(event.title)}>
             <Share2 className="h-4 w-4" aria-hidden />
             Share
@@ -241,6 +244,16 @@ export default function EventPage() {
           <SplitEventButton eventId={event.id} title={event.title} mergedRecords={event.mergedRecords} />
         </div>
       </div>
+
+      {event.ended && (
+        <div data-testid="event-ended" className="mt-4 flex items-start gap-3 rounded-lg border border-border bg-muted p-4">
+          <CalendarCheck className="mt-0.5 h-5 w-5 shrink-0 text-muted-foreground" aria-hidden />
+          <div>
+            <h2 className="font-semibold">This event has ended</h2>
+            <p className="mt-1 text-sm">You can still save it to remember it in My Events, but saving an event that has ended earns no points.</p>
+          </div>
+        </div>
+      )}
 
       {event.status !== 'approved' && !event.removedBySource && (isAdmin || event.status === 'pending') && (
         // Its contributor (or an admin) sees it before anyone else can: say so, so a shared link is not a surprise.

@@ -70,7 +70,7 @@ export function buildEvent(over: Partial<EventSummary> = {}): EventSummary {
 
 export function buildDetail(over: Partial<EventDetail> = {}): EventDetail {
   const base = buildEvent(over);
-  return { ...base, description: 'A night of music.\n\nDoors at 6.', endGiven: true, sources: [], removedBySource: false, cancelledBySource: false, postponedBySource: false, mergedRecords: 0, dates: [{ id: base.id, startDate: base.startDate, endDate: base.endDate }], ...over };
+  return { ...base, description: 'A night of music.\n\nDoors at 6.', endGiven: true, ended: false, sources: [], removedBySource: false, cancelledBySource: false, postponedBySource: false, mergedRecords: 0, dates: [{ id: base.id, startDate: base.startDate, endDate: base.endDate }], ...over };
 }
 
 export const json = (body: unknown, init: ResponseInit = {}) =>
