@@ -164,6 +164,7 @@ export const EventIdParams = z.object({ id: z.uuid('id must be an event id') });
 export const EventStats = z.object({
   totalEvents: z.number().int(),
   todayEvents: z.number().int(),
+  /** Enabled sources (feeds, APIs, uploads) with a listed event that has not ended; an admin's own events and members' contributions are not sources. */
   activeSources: z.number().int(),
   /** Percentage with one decimal: neighbourhoods with an upcoming event this week. */
   coverage: z.number(),

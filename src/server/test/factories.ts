@@ -1,12 +1,21 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { eventSources, events } from '../features/events/events.table.ts';
+import { sources } from '../features/ingestion/sources.table.ts';
 
 let seq = 0;
 export type EventOverrides = Partial<typeof events.$inferInsert>;
 
-/** Inserts an approved event (with one source link) and returns its row. */
-export async function buildEvent(db: Db, o: EventOverrides = {}) {
+/** Inserts an enabled source, as an admin adds one, and returns its row. */
+export async function buildSource(db: Db, o: Partial<typeof sources.$inferInsert> = {}) {
+  seq += 1;
+  const [row] = await db.insert(sources).values({ name: `Source ${seq}`, connector: 'ical', sourceType: 'ical', ...o }).returning();
+  if (!row) throw new Error('no row');
+  return row;
+}
+
+/** Inserts an approved event (with one source link: to `source` when given) and returns its row. */
+export async function buildEvent(db: Db, o: EventOverrides = {}, source?: { id: string; name: string }) {
   seq += 1;
   const start = o.startDate ?? new Date(Date.now() + (24 + seq) * 3600 * 1000);
   const [row] = await db
@@ -28,7 +37,7 @@ export async function buildEvent(db: Db, o: EventOverrides = {}) {
     })
     .returning();
   if (!row) throw new Error('no row');
-  await db.insert(eventSources).values({ eventId: row.id, sourceType: row.sourceType, url: `https://example.org/e/${row.id}`, name: `${row.sourceType} feed` });
+  await db.insert(eventSources).values({ eventId: row.id, sourceType: row.sourceType, url: `https://example.org/e/${row.id}`, name: source?.name ?? `${row.sourceType} feed`, sourceId: source?.id ?? null });
   return row;
 }
 

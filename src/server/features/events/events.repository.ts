@@ -1,8 +1,9 @@
 import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, gt, ne, sql, type SQL } from 'drizzle-orm';
-import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
+import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { pointAwards } from '../gaming/ledger.table.ts';
-import { eventSources, events, favorites, images } from './events.table.ts';
+import { sources } from '../ingestion/sources.table.ts';
+import { eventSources, events, favorites, images, venues } from './events.table.ts';
 import { estimateRows, histogram, matchShare, SKETCH_CELLS_PER_DEGREE, WORD_SAMPLE, type ListingSketch } from './listing-sketch.ts';
 
 /** Whether the member checked in at the event (its QR code's award in the ledger). */
@@ -1056,15 +1057,25 @@ export function createEventsRepository(db: Db) {
       return row?.n ?? 0;
     },
 
+    /**
+     * "Active sources" (the Coverage widget's): enabled sources, the admin's feeds, APIs and uploads
+     * (rows of `sources`, as /api/health and the Overview count them), with a listed event that has
+     * not ended, their own or one their record was merged into. An admin's own events and members'
+     * contributions (URL imports, flyer scans) come from no source: they are not counted. Discover's
+     * filter lists source types, a kind several sources share: another figure.
+     */
     async countActiveSources(now: Date): Promise<number> {
-      // Grouping hashes the pairs; count(distinct ...) sorted them all, spilling to disk.
-      const pairs = db
-        .selectDistinct({ sourceType: eventSources.sourceType, name: eventSources.name })
+      const record = alias(events, 'record');
+      // Grouping hashes the ids; count(distinct ...) sorted them all, spilling to disk.
+      const active = db
+        .selectDistinct({ id: sources.id })
         .from(eventSources)
-        .innerJoin(events, eq(events.id, eventSources.eventId))
+        .innerJoin(sources, and(eq(sources.id, eventSources.sourceId), eq(sources.enabled, true)))
+        .innerJoin(record, and(eq(record.id, eventSources.eventId), isNull(record.goneAt)))
+        .innerJoin(events, eq(events.id, sql`coalesce(${record.mergedInto}, ${record.id})`))
         .where(and(listedEvent(), gt(events.endDate, now)))
-        .as('pairs');
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(pairs);
+        .as('active');
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(active);
       return row?.n ?? 0;
     },
 
@@ -1095,6 +1106,9 @@ export function createEventsRepository(db: Db) {
         .orderBy(asc(events.startDate));
       return rows as (SummaryRow & { removedBySource: boolean; cancelledBySource: boolean; postponedBySource: boolean; endGiven: boolean })[];
     },
+
+    /** The venues Townbeat knows, with their places (to place an event by its venue, as ingestion does). */
+    allVenues: () => db.select({ name: venues.name, address: venues.address, neighbourhood: venues.neighbourhood, lat: venues.lat, lng: venues.lng }).from(venues),
 
     async insert(values: typeof events.$inferInsert, source: { sourceType: string; url: string; name: string }) {
       return db.transaction(async (tx) => {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PENDING_PAGE } from '../../../contract/events.ts';
 import { zonedToUtc } from '../../../contract/time.ts';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
-import { buildEvent, queryRows } from '../../test/factories.ts';
+import { buildEvent, buildSource, queryRows } from '../../test/factories.ts';
+import { createDuplicatesRepository } from '../ingestion/duplicates.repository.ts';
 import { events } from './events.table.ts';
 
 let t: TestApp;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 beforeEach(async () => {
   t.clock.set(NOW);
-  await t.database.db.execute(sql`truncate events, favorites, point_awards cascade`);
+  await t.database.db.execute(sql`truncate events, favorites, point_awards, sources, venues cascade`);
   await t.database.db.execute(sql`update users set points = 0`);
 });
 
@@ -234,15 +235,17 @@ describe('GET /api/events/:id', () => {
 
 describe('GET /api/events/stats', () => {
   it('counts today in the city time zone, active sources and neighbourhood coverage', async () => {
+    const db = t.database.db;
+    const [city, meetup, tickets] = [await buildSource(db, { sourceType: 'municipal' }), await buildSource(db, { sourceType: 'meetup' }), await buildSource(db, { sourceType: 'eventbrite' })];
     // 12:00 in Portland; 23:30 tonight is today, 00:30 tomorrow is not.
-    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 23, minute: 30 }, 'America/Los_Angeles'), neighbourhood: 'Downtown' });
-    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 23, hour: 0, minute: 30 }, 'America/Los_Angeles'), neighbourhood: 'Pearl District', sourceType: 'meetup' });
-    await buildEvent(t.database.db, { startDate: inHours(24 * 10), neighbourhood: 'Sellwood' });
+    await buildEvent(db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 23, minute: 30 }, 'America/Los_Angeles'), neighbourhood: 'Downtown' }, city);
+    await buildEvent(db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 23, hour: 0, minute: 30 }, 'America/Los_Angeles'), neighbourhood: 'Pearl District', sourceType: 'meetup' }, meetup);
+    await buildEvent(db, { startDate: inHours(24 * 10), neighbourhood: 'Sellwood' }, city);
     // Tonight too, but every feed has dropped it: no longer listed, so not one of today's events,
     // and neither its source nor its neighbourhood is active or covered by it.
-    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 21 }, 'America/Los_Angeles'), neighbourhood: 'Lents', sourceType: 'eventbrite', goneAt: inHours(-1) });
+    await buildEvent(db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 21 }, 'America/Los_Angeles'), neighbourhood: 'Lents', sourceType: 'eventbrite', goneAt: inHours(-1) }, tickets);
     // This morning's, over by noon: not one of today's events any more.
-    await buildEvent(t.database.db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 9 }, 'America/Los_Angeles'), neighbourhood: 'Downtown' });
+    await buildEvent(db, { startDate: zonedToUtc({ year: 2026, month: 11, day: 22, hour: 9 }, 'America/Los_Angeles'), neighbourhood: 'Downtown' }, city);
     const res = await get('/api/events/stats');
     expect(res.json()).toEqual({ totalEvents: 3, todayEvents: 1, activeSources: 2, coverage: 10 });
     // The health report's figures are the same listed events ("Total events" on every screen).
@@ -420,6 +423,66 @@ describe('admin events', () => {
     expect(bad.json().issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(['body.title', 'body.startDate', 'body.category']));
     const [count] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events`);
     expect(count!.n).toBe(1);
+  });
+
+  const post = (cookie: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/admin/events', headers: { origin: TEST_ORIGIN, cookie }, payload });
+  const patch = (cookie: string, id: string, payload: object) => t.app.inject({ method: 'PATCH', url: `/api/admin/events/${id}`, headers: { origin: TEST_ORIGIN, cookie }, payload });
+  const inNeighbourhood = async (name: string) => titles(await get(`/api/events?neighbourhood=${encodeURIComponent(name)}`)).sort();
+  const startDate = '2026-12-01T18:00:00-08:00';
+  // One admin for the tests below: each signup counts against the limit of signups a minute.
+  let placer: Awaited<ReturnType<typeof signupAdmin>> | undefined;
+  const anAdmin = async () => (placer ??= await signupAdmin());
+
+  it("places an admin's event in its neighbourhood as ingestion places a source's, so the neighbourhood filter and coverage count it", async () => {
+    const admin = await anAdmin();
+    // Pioneer Courthouse Square, by its coordinates alone: the street says nothing.
+    const square = await post(admin.cookie, { title: 'Tree Lighting', startDate, venue: 'Pioneer Courthouse Square', address: '701 SW 6th Ave, Portland', lat: 45.5189, lng: -122.6793 });
+    expect(square.statusCode).toBe(201);
+    expect(square.json()).toMatchObject({ neighbourhood: 'Downtown', lat: 45.5189, lng: -122.6793 });
+    // No coordinates, an address naming the neighbourhood: there, at its centre, as a source's item would be.
+    const named = await post(admin.cookie, { title: 'Book Swap', startDate, venue: 'Lobby', address: 'SW Broadway, Downtown, Portland' });
+    expect(named.json()).toMatchObject({ neighbourhood: 'Downtown', lat: 45.5152, lng: -122.6784 });
+    // No coordinates, only a street named like a neighbourhood: long streets cross several, so none.
+    const street = await post(admin.cookie, { title: 'Bike Fix', startDate, venue: 'Corner Lot', address: '3702 SE Hawthorne Blvd' });
+    expect(street.json()).toMatchObject({ neighbourhood: null, lat: null, lng: null });
+
+    expect(await inNeighbourhood('Downtown')).toEqual(['Book Swap', 'Tree Lighting']);
+    // Downtown is 1 of Portland's 20 neighbourhoods with an event this week.
+    t.clock.set(new Date('2026-11-28T20:00:00Z'));
+    expect((await get('/api/events/stats')).json().coverage).toBe(5);
+  });
+
+  it('keeps the neighbourhood an admin names, through a venue edit and a merge that would place the event elsewhere', async () => {
+    const admin = await anAdmin();
+    // In Downtown by its coordinates, but the admin knows better (and is answered in the city's spelling).
+    const made = await post(admin.cookie, { title: 'Winter Market', startDate, lat: 45.5158, lng: -122.679, neighbourhood: 'pearl district' });
+    expect(made.json()).toMatchObject({ neighbourhood: 'Pearl District' });
+    const id = made.json().id as string;
+    expect((await patch(admin.cookie, id, { venue: 'Old Town Hall' })).json()).toMatchObject({ venue: 'Old Town Hall', neighbourhood: 'Pearl District' });
+    expect(await inNeighbourhood('Pearl District')).toEqual(['Winter Market']);
+
+    // Another source's record of it, with a venue in Buckman, merged into it: it fills in what the
+    // admin's record lacks, not the neighbourhood the admin named.
+    const unplaced = (await post(admin.cookie, { title: 'Craft Fair', startDate, neighbourhood: 'Sellwood' })).json() as { id: string };
+    const record = await buildEvent(t.database.db, { title: 'Craft Fair', startDate: new Date(startDate), venueName: 'Doug Fir Lounge', neighbourhood: 'Buckman', lat: 45.5225, lng: -122.6574 });
+    const [a, b] = [unplaced.id, record.id].sort() as [string, string];
+    await createDuplicatesRepository(t.database.db).insertPairs([{ eventA: a, eventB: b, kind: 'cross_source', score: 0.8, reason: 'same title and start' }], NOW);
+    const [pair] = await queryRows<{ id: string }>(t.database.db, sql`select id from duplicate_pairs`);
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/duplicates/${pair!.id}/merge`, headers: { origin: TEST_ORIGIN, cookie: admin.cookie }, payload: { keepId: unplaced.id } })).statusCode).toBe(200);
+    expect((await get(`/api/events/${unplaced.id}`)).json()).toMatchObject({ venue: 'Doug Fir Lounge', lat: 45.5225, neighbourhood: 'Sellwood' });
+    expect(await inNeighbourhood('Sellwood')).toEqual(['Craft Fair']);
+  });
+
+  it('places an event again when an admin corrects its venue to one Townbeat knows', async () => {
+    const admin = await anAdmin();
+    await t.database.db.execute(sql`insert into venues (name, address, neighbourhood, lat, lng) values ('Doug Fir Lounge', '830 E Burnside St', 'Buckman', 45.5225, -122.6574)`);
+    const made = (await post(admin.cookie, { title: 'Late Show', startDate, venue: 'TBA' })).json() as { id: string; neighbourhood: string | null };
+    expect(made.neighbourhood).toBeNull();
+    const fixed = await patch(admin.cookie, made.id, { venue: 'Doug Fir Lounge' });
+    expect(fixed.json()).toMatchObject({ venue: 'Doug Fir Lounge', address: '830 E Burnside St', neighbourhood: 'Buckman', lat: 45.5225, lng: -122.6574 });
+    expect(await inNeighbourhood('Buckman')).toEqual(['Late Show']);
+    // Added at a known venue, it is placed there at once.
+    expect((await post(admin.cookie, { title: 'Early Show', startDate, venue: 'Doug Fir Lounge' })).json()).toMatchObject({ neighbourhood: 'Buckman', lat: 45.5225 });
   });
 });
 

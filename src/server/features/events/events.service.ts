@@ -10,6 +10,7 @@ import { htmlToText } from '../../lib/text.ts';
 import { announceAward, payAward } from '../gaming/awards.ts';
 import { RULES } from '../gaming/rules.ts';
 import { withoutFilled } from '../ingestion/pipeline/merge-fill.ts';
+import { knownVenues, placeAfterVenueChange, placeOf } from '../ingestion/pipeline/normalise.ts';
 import { publishSavedEventNews, tellSavers } from '../ingestion/saved-event-news.ts';
 import { createNotification, publishNotifications, type NotificationInput } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -187,10 +188,16 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       return { isFavorited: result.isFavorited, points: result.points };
     },
 
-    /** An event an admin enters by hand; approved unless the admin says otherwise. */
+    /**
+     * An event an admin enters by hand; approved unless the admin says otherwise. It is placed as
+     * ingestion places a source's item (placeOf): a neighbourhood from its coordinates, venue or
+     * address unless the admin names one, which is then theirs (editedFields) for good.
+     */
     async create(input: EventInput, admin: Viewer): Promise<EventDetail> {
       const start = new Date(input.startDate);
       const end = input.endDate ? new Date(input.endDate) : new Date(start.getTime() + DEFAULT_DURATION_MS);
+      const named = input.neighbourhood || null;
+      const place = placeOf(city, knownVenues(await repo.allVenues()), { venueName: input.venue, address: input.address, lat: input.lat, lng: input.lng, neighbourhood: named });
       const row = await repo.insert(
         {
           title: htmlToText(input.title),
@@ -205,10 +212,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
           endGiven: input.endDate !== null,
           timeZone: city.timeZone,
           venueName: input.venue,
-          address: input.address,
-          neighbourhood: input.neighbourhood,
-          lat: input.lat,
-          lng: input.lng,
+          ...place,
+          editedFields: named ? ['neighbourhood'] : [],
           // Free only when the admin says so (price 0); no price is unknown, not free.
           price: input.price === 0 ? null : input.price,
           isFree: input.price === 0,
@@ -259,7 +264,12 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const changes: Parameters<typeof repo.update>[1] = { editedFields: [...new Set([...current.event.editedFields, ...Object.keys(patch)])].sort() };
       if (patch.title !== undefined) changes.title = patch.title;
       if (patch.category !== undefined) Object.assign(changes, { category: patch.category, categoryConfidence: 1 });
-      if (patch.venue !== undefined) changes.venueName = patch.venue;
+      // A new venue may say where the event is: placed again as ingestion would place it.
+      if (patch.venue !== undefined) {
+        changes.venueName = patch.venue;
+        const e = current.event;
+        Object.assign(changes, placeAfterVenueChange(city, knownVenues(await repo.allVenues()), { ...e, neighbourhoodSet: e.editedFields.includes('neighbourhood') }, patch.venue));
+      }
       // A new price replaces the source's range and words about it.
       if (patch.price !== undefined) Object.assign(changes, { price: patch.price === 0 ? null : patch.price, priceMax: null, priceNote: null, isFree: patch.price === 0 });
       if (patch.startDate !== undefined) {

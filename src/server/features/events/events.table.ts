@@ -134,8 +134,9 @@ export const events = pgTable(
      */
     postponedBySource: boolean('postponed_by_source').notNull().default(false),
     /**
-     * What an admin corrected ('title', 'venue', 'price', 'startDate', the Edit dialog's fields): a
-     * source's later change of its item leaves these as the admin set them.
+     * What an admin corrected ('title', 'venue', 'price', 'startDate', the Edit dialog's fields) or
+     * set ('neighbourhood', named when adding the event): a source's later change of its item, a
+     * merge's fill and a changed venue leave these as the admin set them.
      */
     editedFields: text('edited_fields').array().notNull().default(sql`'{}'::text[]`),
     /**

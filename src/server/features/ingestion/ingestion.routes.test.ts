@@ -722,6 +722,31 @@ describe('POST /api/admin/classify', () => {
   });
 });
 
+describe('active sources', () => {
+  it("are the sources /api/health counts, with listed events: an admin's own events and members' contributions are none", async () => {
+    // Trusted sources, events plain enough to be approved on arrival: listed.
+    feeds.venue = ics([{ uid: 'jazz@venue', title: 'Live Jazz Concert', description: 'Live music: a jazz band and a singer.', start: '20261125T190000', location: 'Doug Fir Lounge' }]);
+    feeds.listings = ics([{ uid: 'market@listings', title: 'Farmers Market', description: 'Local food, fresh produce and street food.', start: '20261126T100000', location: 'Kerns Hall' }]);
+    for (const [name, path] of [['Doug Fir', '/venue.ics'], ['Listings', '/listings.ics']] as const) {
+      const { id } = await addSource(name, path);
+      expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success', created: 1 });
+    }
+    const figures = async () => ({
+      coverageWidget: (await api('GET', '/api/events/stats')).json().activeSources as number,
+      health: (await api('GET', '/api/health')).json().checks.sources.total as number,
+    });
+    expect(await figures()).toEqual({ coverageWidget: 2, health: 2 });
+
+    // An admin's own event and a member's, both listed: events, but from no source.
+    expect((await api('POST', '/api/admin/events', { title: 'Board meeting', startDate: '2026-11-27T18:00:00-08:00' })).statusCode).toBe(201);
+    const member = await signupUser(t.app);
+    const sent = await api('POST', '/api/events/import-url', { url: server.url('/event.html') }, member.cookie);
+    expect((await api('POST', `/api/admin/events/${sent.json().eventId}/approve`)).statusCode).toBe(200);
+    expect((await api('GET', '/api/events/stats')).json().totalEvents).toBe(4);
+    expect(await figures()).toEqual({ coverageWidget: 2, health: 2 });
+  });
+});
+
 describe('POST /api/events/import-url', () => {
   it('sends the event on a page to the review queue as the member contribution, once', async () => {
     const member = await signupUser(t.app);

@@ -18,7 +18,7 @@ import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
 import { itemHash, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
-import { LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
+import { knownVenues, LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
 import { createRunNotes, NOTE_EXAMPLES, noteCount, SKIP, type RunNote } from './run-notes.ts';
 import { createSourcesRepository, type NearbyEvent, type SourceRow, type SourcesRepository } from './sources.repository.ts';
 import { publishSavedEventNews, tellSavers } from './saved-event-news.ts';
@@ -386,8 +386,6 @@ export function createIngestionService(deps: {
       return fills ? normalise(candidates[i]!, { city, now, venues: learned }) : n;
     });
   }
-
-  const knownVenues = (rows: readonly VenueRow[]): KnownVenues => new Map(rows.map((v) => [venueKey(v.name), v]));
 
   /**
    * A normalised item a member submitted: an event already listed ('same' verdict against the

@@ -62,8 +62,8 @@ export function createScanRepository(db: Db) {
       return Boolean(e);
     },
 
-    /** Known venues with their positions, for the extractor to recognise names. */
-    allVenues: () => db.select({ name: venues.name, lat: venues.lat, lng: venues.lng }).from(venues),
+    /** Known venues with their places: names for the extractor, places for a corrected venue. */
+    allVenues: () => db.select({ name: venues.name, address: venues.address, neighbourhood: venues.neighbourhood, lat: venues.lat, lng: venues.lng }).from(venues),
 
     async sumPoints(userId: string, activityTypes: readonly string[]): Promise<number> {
       const [row] = await db
@@ -92,7 +92,22 @@ export function createScanRepository(db: Db) {
 
     async findEvent(id: string) {
       const [row] = await db
-        .select({ id: events.id, title: events.title, startDate: events.startDate, endDate: events.endDate, venueName: events.venueName, category: events.category, status: events.status, price: events.price, isFree: events.isFree })
+        .select({
+          id: events.id,
+          title: events.title,
+          startDate: events.startDate,
+          endDate: events.endDate,
+          venueName: events.venueName,
+          address: events.address,
+          neighbourhood: events.neighbourhood,
+          lat: events.lat,
+          lng: events.lng,
+          geoApprox: events.geoApprox,
+          category: events.category,
+          status: events.status,
+          price: events.price,
+          isFree: events.isFree,
+        })
         .from(events)
         .where(eq(events.id, id));
       return row ?? null;

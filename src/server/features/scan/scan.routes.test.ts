@@ -345,6 +345,21 @@ describe('PATCH /api/scan/:id', () => {
     expect((await patch(id, { title: 'Too late' }, owner.cookie)).statusCode).toBe(409);
   });
 
+  it('places the event at the corrected venue, as the scan placed it at the one it read', async () => {
+    const owner = await newUser(t.app);
+    await t.database.db.execute(sql`insert into venues (name, address, neighbourhood, lat, lng) values ('Doug Fir Lounge', '830 E Burnside St', 'Buckman', 45.5225, -122.6574)`);
+    const body = (await scanText(owner.cookie, flyer('Winter Jazz Night'))).json();
+    const place = async () =>
+      (await queryRows<{ venue_name: string; address: string | null; neighbourhood: string | null; lat: number | null; lng: number | null }>(
+        t.database.db,
+        sql`select venue_name, address, neighbourhood, lat, lng from events where id = ${body.result.event.id}`,
+      ))[0];
+    expect(await place()).toEqual({ venue_name: 'Mississippi Studios', address: null, neighbourhood: 'Mississippi', lat: 45.5537, lng: -122.6757 });
+    expect((await patch(body.scanId, { venue: 'Doug Fir Lounge' }, owner.cookie)).statusCode).toBe(200);
+    // The flyer gave no position: the one it had was the venue's, and moves with it.
+    expect(await place()).toEqual({ venue_name: 'Doug Fir Lounge', address: '830 E Burnside St', neighbourhood: 'Buckman', lat: 45.5225, lng: -122.6574 });
+  });
+
   it('refuses to correct a scan that matched an event already listed', async () => {
     const { cookie } = await newUser(t.app);
     await buildEvent(t.database.db, { title: 'Winter Jazz Night', venueName: 'Mississippi Studios', startDate: new Date('2026-12-06T04:00:00Z') });

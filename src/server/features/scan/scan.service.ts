@@ -20,6 +20,7 @@ import { announceAward, payAward, type PayOutcome } from '../gaming/awards.ts';
 import { fixedPoints, RULES, startOfLocalWeek } from '../gaming/rules.ts';
 import { NotContributable, type IngestionService } from '../ingestion/ingestion.service.ts';
 import type { CandidateEvent } from '../ingestion/ingestion.types.ts';
+import { knownVenues, placeAfterVenueChange } from '../ingestion/pipeline/normalise.ts';
 import type { QrService } from '../qr/qr.service.ts';
 import { challengeStates, SCAN_CHALLENGES, type ScanChallengeDef, type ScanFacts } from './challenges.ts';
 import { extractEvent } from './engine/extract.ts';
@@ -304,12 +305,14 @@ export function createScanService(deps: { db: Db; clock: Clock; city: CityConfig
       const start = c.startDate ? new Date(c.startDate) : e.startDate;
       const end = new Date(start.getTime() + (e.endDate.getTime() - e.startDate.getTime()));
       const venue = c.venue ?? e.venueName;
+      // The corrected venue places the event as ingestion placed the scan (neighbourhood, position).
+      const place = c.venue !== undefined ? placeAfterVenueChange(city, knownVenues(await repo.allVenues()), { ...e, neighbourhoodSet: false }, c.venue) : {};
       await db.transaction(async (tx) => {
         const r = createScanRepository(tx);
         await r.updateEvent(e.id, {
           ...(c.title !== undefined ? { title: c.title } : {}),
           ...(c.startDate !== undefined ? { startDate: start, endDate: end } : {}),
-          ...(c.venue !== undefined ? { venueName: c.venue, venueId: c.venue ? await r.findVenueId(c.venue) : null } : {}),
+          ...(c.venue !== undefined ? { venueName: c.venue, venueId: c.venue ? await r.findVenueId(c.venue) : null, ...place } : {}),
           ...(c.price !== undefined ? { price: c.price, priceMax: null, isFree: c.price === 0 } : {}),
           updatedAt: clock.now(),
         });

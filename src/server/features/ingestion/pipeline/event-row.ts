@@ -66,12 +66,16 @@ export function itemFields(n: NormalisedEvent): EventItemFields {
   };
 }
 
-/** The columns each field of the admin's Edit dialog sets (events.service edit): a source leaves them be. */
+/**
+ * The columns each field an admin set sets (the Edit dialog, events.service edit; a neighbourhood
+ * named when adding the event, events.service create): a source or a merge leaves them be.
+ */
 const EDITED_COLUMNS: Record<string, (keyof EventItemFields)[]> = {
   title: ['title'],
   venue: ['venueName'],
   price: ['price', 'priceMax', 'priceNote', 'isFree'],
   startDate: ['startDate', 'endDate', 'endGiven'],
+  neighbourhood: ['neighbourhood'],
 };
 
 /** The columns of the fields an admin corrected (events.edited_fields). */

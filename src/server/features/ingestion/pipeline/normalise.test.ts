@@ -90,6 +90,17 @@ describe('normalise', () => {
     expect(byCoords).toMatchObject({ neighbourhood: 'Pearl District', lat: 45.5288 });
   });
 
+  it('takes no neighbourhood from a street named after one: long streets cross several', () => {
+    const at = (address: string, more: object = {}) => normalise({ externalId: 'x', title: 'Yard Sale', start, address, ...more }, ctx());
+    expect(at('3702 SE Hawthorne Blvd, Portland')).toMatchObject({ neighbourhood: null, lat: null, geoApprox: false });
+    expect(at('SE Division St., Portland')).toMatchObject({ neighbourhood: null, lat: null });
+    // Coordinates say where on the street (SE 12th and Hawthorne is in Buckman).
+    expect(at('1200 SE Hawthorne Blvd, Portland', { lat: 45.5121, lng: -122.653 })).toMatchObject({ neighbourhood: 'Buckman' });
+    // The neighbourhood named as a place, or a venue named after it, still counts.
+    expect(at('3702 SE Hawthorne Blvd, Hawthorne, Portland')).toMatchObject({ neighbourhood: 'Hawthorne', geoApprox: true });
+    expect(normalise({ externalId: 'v', title: 'Gig', start, venueName: 'Hawthorne Theatre' }, ctx())).toMatchObject({ neighbourhood: 'Hawthorne' });
+  });
+
   it('refuses events without a title, already over, or beyond the horizon', () => {
     expect(normalise({ externalId: 'a', title: '  ', start }, ctx())).toBe('no title');
     expect(normalise({ externalId: 'a', title: 'Old', start: new Date('2026-11-01T00:00:00Z') }, ctx())).toBe('already ended');

@@ -103,10 +103,25 @@ export function resolvePrice(c: CandidateEvent, title: string, description: stri
   return { price: money(text.price), priceMax: money(text.priceMax), priceNote: sourceNote ?? (text.isFree === true ? null : text.note), isFree: false };
 }
 
-/** The neighbourhood a place is in: by name in its text, else the nearest centre within 3 km. */
+/** Words naming a kind of street: "SE Hawthorne Blvd" is a street, not the Hawthorne neighbourhood. */
+const STREET_TYPE = String.raw`\s+(?:st|street|ave|avenue|blvd|boulevard|rd|road|dr|drive|way|hwy|highway|pkwy|parkway|ln|lane|pl|ct|court|ter|terrace)\b`;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Each city's neighbourhood names as patterns, made once (a run normalises thousands of items). */
+const namePatterns = new WeakMap<CityConfig, RegExp[]>();
+const patternsOf = (city: CityConfig) => {
+  let p = namePatterns.get(city);
+  if (!p) namePatterns.set(city, (p = city.neighbourhoods.map((n) => new RegExp(`${escapeRegExp(n.name)}(?!${STREET_TYPE})`, 'i'))));
+  return p;
+};
+
+/**
+ * The neighbourhood a place is in: by name in its text, else the nearest centre within 3 km. A
+ * name that is a street's ("SE Division St") does not count: long streets cross several
+ * neighbourhoods, so without coordinates such a place has none.
+ */
 export function findNeighbourhood(city: CityConfig, text: string, lat: number | null, lng: number | null) {
-  const lower = text.toLowerCase();
-  const byName = city.neighbourhoods.find((n) => lower.includes(n.name.toLowerCase()));
+  const patterns = patternsOf(city);
+  const byName = city.neighbourhoods.find((_, i) => patterns[i]!.test(text));
   if (byName) return byName;
   if (lat === null || lng === null) return undefined;
   let best: { n: CityConfig['neighbourhoods'][number]; d: number } | undefined;
@@ -117,8 +132,81 @@ export function findNeighbourhood(city: CityConfig, text: string, lat: number | 
   return best && best.d <= 3000 ? best.n : undefined;
 }
 
-export type KnownVenues = Map<string, { lat: number | null; lng: number | null; address: string | null; neighbourhood: string | null }>;
+type VenuePlace = { lat: number | null; lng: number | null; address: string | null; neighbourhood: string | null };
+export type KnownVenues = Map<string, VenuePlace>;
 export const venueKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+/** The venues Townbeat knows (the venues table), by venueKey of their names. */
+export const knownVenues = (rows: readonly (VenuePlace & { name: string })[]): KnownVenues => new Map(rows.map((v) => [venueKey(v.name), v]));
+
+/** Where an event is: what normalise and every hand-made event (admin, member's correction) store. */
+export interface Place {
+  address: string | null;
+  neighbourhood: string | null;
+  lat: number | null;
+  lng: number | null;
+  /** True when lat/lng are only the neighbourhood's centre, not the venue's own position. */
+  geoApprox: boolean;
+}
+
+/**
+ * The place of an event from what it gives: coordinates its own, else its known venue's, else its
+ * neighbourhood's centre; the neighbourhood the one someone named (`neighbourhood`), else
+ * findNeighbourhood's from its venue, address and known venue, else its known venue's.
+ */
+export function placeOf(
+  city: CityConfig,
+  venues: KnownVenues,
+  given: { venueName: string; address: string | null; lat: number | null; lng: number | null; neighbourhood?: string | null },
+): Place {
+  let { lat, lng } = given;
+  const known = given.venueName ? venues.get(venueKey(given.venueName)) : undefined;
+  if ((lat === null || lng === null) && known?.lat != null && known.lng != null) {
+    lat = known.lat;
+    lng = known.lng;
+  }
+  const named = given.neighbourhood ? city.neighbourhoods.find((n) => n.name.toLowerCase() === given.neighbourhood!.toLowerCase()) : undefined;
+  const place = named ?? findNeighbourhood(city, `${given.venueName} ${given.address ?? ''} ${known?.neighbourhood ?? ''}`, lat, lng);
+  let geoApprox = false;
+  if ((lat === null || lng === null) && place) {
+    lat = place.lat;
+    lng = place.lng;
+    geoApprox = true;
+  }
+  // A named neighbourhood of the city is spelt as the city spells it.
+  return { address: given.address ?? known?.address ?? null, neighbourhood: named?.name || given.neighbourhood || place?.name || known?.neighbourhood || null, lat, lng, geoApprox };
+}
+
+/**
+ * What a stored event's place becomes when its venue is corrected by hand (an admin's edit, a
+ * member's correction of a scan): derived again by placeOf from the new venue, its own coordinates
+ * and address kept (not those it took from the old venue, nor a neighbourhood's centre), and a
+ * neighbourhood an admin set kept. What the new venue cannot tell stays as it was. Only the
+ * columns that change.
+ */
+export function placeAfterVenueChange(
+  city: CityConfig,
+  venues: KnownVenues,
+  e: Place & { venueName: string; neighbourhoodSet: boolean },
+  venueName: string,
+): Partial<Place> {
+  const old = e.venueName ? venues.get(venueKey(e.venueName)) : undefined;
+  const ownPosition = !e.geoApprox && e.lat !== null && e.lng !== null && !(old && old.lat === e.lat && old.lng === e.lng);
+  const ownAddress = e.address !== null && e.address !== old?.address;
+  const p = placeOf(city, venues, {
+    venueName,
+    address: ownAddress ? e.address : null,
+    lat: ownPosition ? e.lat : null,
+    lng: ownPosition ? e.lng : null,
+    neighbourhood: e.neighbourhoodSet ? e.neighbourhood : null,
+  });
+  const next: Place = {
+    ...(p.lat !== null && p.lng !== null ? { lat: p.lat, lng: p.lng, geoApprox: p.geoApprox } : { lat: e.lat, lng: e.lng, geoApprox: e.geoApprox }),
+    address: p.address ?? e.address,
+    neighbourhood: p.neighbourhood ?? e.neighbourhood,
+  };
+  return Object.fromEntries(Object.entries(next).filter(([k, v]) => e[k as keyof Place] !== v));
+}
+
 /** What a venue first met through this event knows of its place (a neighbourhood's centre is no venue's position). */
 export const venuePlaceOf = (n: NormalisedEvent) => ({ address: n.address, neighbourhood: n.neighbourhood, lat: n.geoApprox ? null : n.lat, lng: n.geoApprox ? null : n.lng });
 
@@ -145,18 +233,7 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
   let lng = Number.isFinite(c.lng) ? (c.lng as number) : null;
   if (lat !== null && (lat < -90 || lat > 90)) lat = null;
   if (lng !== null && (lng < -180 || lng > 180)) lng = null;
-  const known = venueName ? ctx.venues.get(venueKey(venueName)) : undefined;
-  if ((lat === null || lng === null) && known?.lat != null && known.lng != null) {
-    lat = known.lat;
-    lng = known.lng;
-  }
-  const place = findNeighbourhood(ctx.city, `${venueName} ${address ?? ''} ${known?.neighbourhood ?? ''}`, lat, lng);
-  let geoApprox = false;
-  if ((lat === null || lng === null) && place) {
-    lat = place.lat;
-    lng = place.lng;
-    geoApprox = true;
-  }
+  const place = placeOf(ctx.city, ctx.venues, { venueName, address, lat, lng });
 
   const { price, priceMax, priceNote, isFree } = resolvePrice(c, title, description);
 
@@ -172,11 +249,7 @@ export function normalise(c: CandidateEvent, ctx: { city: CityConfig; now: Date;
     allDay: Boolean(c.allDay),
     timeZone,
     venueName,
-    address: address ?? known?.address ?? null,
-    neighbourhood: place?.name ?? known?.neighbourhood ?? null,
-    lat,
-    lng,
-    geoApprox,
+    ...place,
     price,
     priceMax,
     priceNote,
