@@ -190,7 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const realtime = await registerRealtime(app, { database, bus, publicUrl: env.PUBLIC_URL });
   app.decorate('realtime', realtime);
   const duplicates = createDuplicatesService({ db: database.db, clock, bus, unit: city.distanceUnit });
-  const events = createEventsService({ db: database.db, clock, city, bus, afterApproved: (id, adminId) => duplicates.mergeOnApproval(id, adminId) });
+  const events = createEventsService({ db: database.db, clock, city, bus, afterApproved: (id, adminId) => duplicates.mergeOnApproval(id, adminId), log: app.log });
   const health = createHealthService({ db: database.db, clock, startedAt: clock.now(), scheduler: () => (app.hasDecorator('scheduler') ? app.scheduler : null), eventCounts: (now) => events.stats(now) });
   await app.register(healthRoutes, { health });
   await app.register(eventsRoutes, { events, users: authRepo, clock, publicUrl: env.PUBLIC_URL, cityName: city.name });

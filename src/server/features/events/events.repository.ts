@@ -1031,7 +1031,6 @@ export function createEventsRepository(db: Db) {
         .where(eq(events.id, eventId));
     },
 
-    /** The sources that list an event: its own links and those of the records merged into it. */
     /** The event's links and those of the records merged into it; `dropped`: a merged record its source no longer lists. */
     async findSources(eventId: string) {
       return db

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { CityConfig } from '../../../contract/city.ts';
 import { PENDING_PAGE, type EventDetail, type EventFacets, type EventInput, type EventListQuery, type EventPatch, type EventStats, type EventSummary, type SavedEvent } from '../../../contract/events.ts';
 import { zonedDayBounds } from '../../../contract/time.ts';
@@ -34,7 +35,7 @@ export function reviewNews(title: string, id: string, status: 'approved' | 'reje
 }
 
 /** Finding, reading and keeping events. */
-export function createEventsService(deps: { db: Db; clock: Clock; city: CityConfig; bus: EventBus; afterApproved?: (id: string, adminId: string) => Promise<unknown> }) {
+export function createEventsService(deps: { db: Db; clock: Clock; city: CityConfig; bus: EventBus; afterApproved?: (id: string, adminId: string) => Promise<unknown>; log?: Pick<FastifyBaseLogger, 'error'> }) {
   const { db, clock, city } = deps;
   const repo = createEventsRepository(db);
   const unit = city.distanceUnit;
@@ -253,7 +254,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       deps.bus.publish('event_update', { id, action: status });
       if (told) publishNotifications(deps.bus, told.userId, [told.n]);
       // Listed now: what waited only for this decision follows it (a duplicate merges, see ingestion's duplicates).
-      if (status === 'approved') await deps.afterApproved?.(id, adminId);
+      // The approval stands whatever follows: a failure there is logged, not the approval's.
+      if (status === 'approved') await deps.afterApproved?.(id, adminId).catch((err: unknown) => deps.log?.error({ err, eventId: id }, 'after approving an event'));
       return summary({ event: row, isFavorited: false, distanceM: null });
     },
 

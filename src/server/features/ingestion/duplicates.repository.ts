@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { createEventsRepository, peopleOf } from '../events/events.repository.ts';
 import { fillFromMerged } from '../events/events.mapper.ts';
@@ -46,7 +46,8 @@ export function createDuplicatesRepository(db: Db) {
    */
   async function fillFromMergedRecords(eventIds: readonly string[]): Promise<string[]> {
     const reads = createEventsRepository(db);
-    const ids = [...new Set(eventIds)];
+    // In id order across chunks too, as every locker of events takes them.
+    const ids = [...new Set(eventIds)].sort();
     const changed: string[] = [];
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
@@ -79,13 +80,12 @@ export function createDuplicatesRepository(db: Db) {
           ${col((r) => r.score)}::real[], ${col((r) => r.reason)}::text[], array_fill(${at.toISOString()}::timestamptz, array[${rows.length}::int]))
         on conflict (event_a, event_b) do nothing`);
     },
-    /** Admins' decisions on cross-source proposals: what trains the merge threshold. */
+    /** Admins' decisions on cross-source proposals: what trains the merge threshold (not the app's own, decided by no one). */
     decisions: () =>
       db
         .select({ score: duplicatePairs.score, status: duplicatePairs.status })
         .from(duplicatePairs)
-        .where(and(ne(duplicatePairs.status, 'open'), eq(duplicatePairs.kind, 'cross_source'))),
-    /** Open proposals whose two events are both still listed on their own (not merged since), most likely first. */
+        .where(and(ne(duplicatePairs.status, 'open'), eq(duplicatePairs.kind, 'cross_source'), isNotNull(duplicatePairs.decidedBy))),
     /** Open proposals of two sources' records with `eventId` on one side. */
     openCrossSourceOf: (eventId: string) =>
       db
@@ -93,6 +93,7 @@ export function createDuplicatesRepository(db: Db) {
         .from(duplicatePairs)
         .where(and(stillOpen, eq(duplicatePairs.kind, 'cross_source'), sql`${eventId} in (${duplicatePairs.eventA}, ${duplicatePairs.eventB})`))
         .orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt)),
+    /** Open proposals whose two events are both still listed on their own (not merged since), most likely first. */
     listOpen: (limit: number) => db.select().from(duplicatePairs).where(stillOpen).orderBy(desc(duplicatePairs.score), asc(duplicatePairs.createdAt)).limit(limit),
     /**
      * The names of the sources listing each event, by event id: its own links and those of the
@@ -128,7 +129,8 @@ export function createDuplicatesRepository(db: Db) {
       const [row] = await db.select().from(duplicatePairs).where(eq(duplicatePairs.id, id));
       return row;
     },
-    async decide(id: string, status: 'merged' | 'kept_apart', by: string, at: Date) {
+    /** `by` null: decided by the app (a merge an approval let happen), no admin's judgement. */
+    async decide(id: string, status: 'merged' | 'kept_apart', by: string | null, at: Date) {
       await db.update(duplicatePairs).set({ status, decidedBy: by, decidedAt: at }).where(eq(duplicatePairs.id, id));
     },
     /** Records a decision on a pair that may not have been proposed (a split is a "keep apart"). */
@@ -163,27 +165,6 @@ export function createDuplicatesRepository(db: Db) {
     },
     fillFromMergedRecords,
     /**
-     * Listed events whose own record this source's whole run no longer lists while a record of
-     * another source merged into them still does, each with that record (an approved one first,
-     * then the oldest): the record takes the event over (handOver).
-     */
-    async droppedWhileMergedRecordsList(sourceId: string, runStart: Date, now: Date): Promise<{ eventId: string; recordId: string }[]> {
-      // A record of another source merged into `e`, which that source still lists.
-      const listedRecord = sql`c.merged_into = e.id and c.status = 'merged' and c.gone_at is null
-        and exists (select 1 from ${eventSources} s3 where s3.event_id = c.id and s3.source_id is distinct from ${sourceId})`;
-      return queryRows<{ eventId: string; recordId: string }>(
-        db,
-        sql`select e.id as "eventId",
-            (select c.id from ${events} c where ${listedRecord} order by (c.premerge_status = 'approved') desc, c.created_at, c.id limit 1) as "recordId"
-          from ${events} e
-          where e.gone_at is null and e.status <> 'merged' and e.start_date > ${now.toISOString()}
-            and e.id in (select l.event_id from ${eventSources} l where l.source_id = ${sourceId} and l.seen_at < ${runStart.toISOString()})
-            and not exists (select 1 from ${eventSources} s2 where s2.event_id = e.id and s2.source_id is distinct from ${sourceId})
-            and exists (select 1 from ${events} c where ${listedRecord})
-          order by e.id`,
-      );
-    },
-    /**
      * A record merged into an event takes it over, the event's own record now gone from its
      * source: the record is listed again (as it was before its merge), the event's other records
      * are merged into it, and the event becomes its record, gone (a saved link answers with the
@@ -191,12 +172,16 @@ export function createDuplicatesRepository(db: Db) {
      * records. Nothing is deleted: a split of the record gives the event back as it was, gone.
      */
     async handOver(eventId: string, recordId: string, at: Date) {
-      await lockEvents([eventId, recordId]);
+      // The event before its record, as a split or a run of the record's source locks them.
+      await lockEvents([eventId]);
+      await lockEvents([recordId]);
       const stamp = at.toISOString();
       const [taken] = await queryRows<{ id: string }>(
         db,
-        sql`update ${events} set status = coalesce(premerge_status, 'pending'), premerge_status = null, merged_into = null, updated_at = ${stamp}
-          where id = ${recordId} and merged_into = ${eventId} and status = 'merged' and gone_at is null returning id`,
+        sql`update ${events} r set status = 'approved', premerge_status = null, merged_into = null, updated_at = ${stamp}
+          where r.id = ${recordId} and r.merged_into = ${eventId} and r.status = 'merged' and r.premerge_status = 'approved' and r.gone_at is null
+            and exists (select 1 from ${events} e where e.id = ${eventId} and e.status = 'approved' and cardinality(e.edited_fields) = 0)
+          returning r.id`,
       );
       if (!taken) return false;
       await db.execute(sql`update ${events} set merged_into = ${recordId} where merged_into = ${eventId}`);
@@ -209,20 +194,25 @@ export function createDuplicatesRepository(db: Db) {
     },
     /**
      * Events merged before merges filled the kept row (migration 0037): nothing filled yet, while
-     * a record merged into them gives what their own leaves blank. Once filled they are no longer
-     * among these, so a start that looks for them finds none after the first.
+     * a record merged into them that may fill (see fillFromMerged: one its source still lists, and
+     * for a listed event one that was listed before its merge) gives what their own leaves blank.
+     * Once filled they are no longer among these; only a blank an admin's correction keeps is
+     * found again at the next start. In id order, as events are locked.
      */
     async unfilledMergeTargets(): Promise<string[]> {
       const rows = await queryRows<{ id: string }>(
         db,
         sql`select distinct t.id from ${events} m join ${events} t on t.id = m.merged_into
           where m.merged_into is not null and m.status = 'merged' and m.gone_at is null and t.status <> 'merged' and t.filled = '{}'::jsonb
+            and (t.status <> 'approved' or m.premerge_status = 'approved')
             and ((btrim(t.description) = '' and btrim(m.description) <> '')
+              or ((t.lat is null or t.lng is null or t.geo_approx) and m.lat is not null and m.lng is not null and not m.geo_approx)
               or (t.price is null and not t.is_free and (m.price is not null or m.is_free))
               or (btrim(t.venue_name) = '' and btrim(m.venue_name) <> '')
               or (t.address is null and m.address is not null)
               or (t.neighbourhood is null and m.neighbourhood is not null)
-              or (not t.end_given and m.end_given and m.start_date = t.start_date))`,
+              or (not t.end_given and m.end_given and m.start_date = t.start_date))
+          order by t.id`,
       );
       return rows.map((r) => r.id);
     },

@@ -183,7 +183,8 @@ describe('possible duplicates for admins', () => {
     const page = (await api('GET', `/api/events/${pending!.id}`, undefined, member)).json();
     expect(page).toMatchObject({ id: listing!.id, mergedRecords: 1 });
     expect(page.sources.map((x: { name: string }) => x.name).sort()).toEqual(['Listings', 'Venue']);
-    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ open: 0, decisions: { merged: 1 } });
+    // Decided by the approval, not by an admin's judgement of the pair: it trains no threshold.
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ open: 0, decisions: { merged: 0, keptApart: 0 } });
   });
 
   it('lists the most likely hundred and says how many are open in all', async () => {
@@ -578,6 +579,38 @@ describe('events a source drops', () => {
     await rerun(library, [poetry]);
     expect(await listed()).toEqual(['Poetry Reading']);
     expect((await api('GET', `/api/events/${kept}`, undefined, member)).json()).toMatchObject({ id: items[0]!.id, description: 'Open reading, sign up at the door.' });
+  });
+
+  it('hand over only to a record that was listed, never an event an admin turned down, and not when most of the feed goes at once', async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const item = (uid: string, title: string, day: number) => ({ uid, title, start: `202612${10 + day}T190000`, ...place });
+    const titles = ['Poetry Reading', 'Chess Club Night', 'Knitting Circle', 'Author Talk: River Stories', 'Seed Library Swap', 'Zine Making Workshop', 'Tax Help Clinic', 'Teen Anime Club'];
+    const { id: library } = await approvedSource(titles.map((t, i) => item(`${i}@library`, t, i)));
+    // The blog lists the first two (its records listed on their own before they merged); an untrusted calendar the third.
+    await source('Blog', 'b', titles.slice(0, 2).map((t, i) => item(`${i}@blog`, t, i)));
+    feeds.c = ics([item('2@wiki', titles[2]!, 2)]);
+    const wiki = (await api('POST', '/api/admin/sources', { name: 'Wiki', connector: 'ical', url: server.url('/c.ics'), sourceType: 'ical', trusted: false })).json() as { id: string };
+    expect((await api('POST', `/api/admin/sources/${wiki.id}/run`)).json()).toMatchObject({ merged: 1 });
+    expect(await listed()).toEqual(titles);
+    const idOf = async (title: string) => (await queryRows<{ id: string }>(t.database.db, sql`select e.id from events e join event_sources l on l.event_id = e.id and l.source_id = ${library} where e.title = ${title}`))[0]!.id;
+    const chess = await idOf('Chess Club Night');
+    expect((await api('POST', `/api/admin/events/${chess}/reject`)).statusCode).toBe(200);
+
+    // The library's feed comes back empty: most of it at once (five it alone lists, one another
+    // source would take over), held, nothing handed over.
+    expect((await rerun(library, [])).notes).toContainEqual({ kind: 'kept', reason: SUDDEN_DROP_KEPT, count: 6, examples: [] });
+    expect(await listed()).toEqual(titles);
+    // It drops three: the poetry reading goes to the blog's record; the turned-down chess night stays
+    // turned down; the knitting circle, whose other record waits for review, stays the library's.
+    const poetry = await idOf('Poetry Reading');
+    const knitting = await idOf('Knitting Circle');
+    const run = await rerun(library, titles.slice(3).map((x, i) => item(`${i + 3}@library`, x, i + 3)));
+    expect(run.notes).toContainEqual({ kind: 'kept', reason: HANDED_OVER, count: 1, examples: ['Poetry Reading'] });
+    expect(await listed()).toEqual(titles);
+    expect((await api('GET', `/api/events/${poetry}`)).json().sources).toEqual([expect.objectContaining({ name: 'Blog' })]);
+    expect((await api('GET', `/api/events/${knitting}`)).json()).toMatchObject({ id: knitting });
+    // The blog's record of the chess night stays merged into the event the admin turned down.
+    expect(await queryRows(t.database.db, sql`select id, status from events where title = 'Chess Club Night' and status <> 'merged'`)).toEqual([{ id: chess, status: 'rejected' }]);
   });
 
   it('stay reachable by their page, marked as removed by the source, in the saved list and calendars too', async () => {

@@ -1,7 +1,7 @@
 import type { DuplicateListResponse, MergedRecord } from '../../../contract/duplicates.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
-import { conflict, invalid, notFound } from '../../errors.ts';
+import { AppError, conflict, invalid, notFound } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import { createEventsRepository } from '../events/events.repository.ts';
 import { toEventSummary } from '../events/events.mapper.ts';
@@ -76,7 +76,11 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
     },
 
     /** Merges a proposed pair: `keepId` (else the older event) stays listed, the other becomes its record. */
-    async merge(pairId: string, adminId: string, keepId?: string): Promise<{ eventId: string; mergedId: string }> {
+    /**
+     * `automatic`: merged because an approval let it (mergeOnApproval), not an admin's judgement of
+     * the pair: both must still be listed, and the decision does not train the threshold.
+     */
+    async merge(pairId: string, adminId: string, keepId?: string, opts: { automatic?: boolean } = {}): Promise<{ eventId: string; mergedId: string }> {
       const result = await db.transaction(async (tx) => {
         const r = createDuplicatesRepository(tx);
         const pair = await r.findById(pairId);
@@ -89,12 +93,13 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
         const b = await r.findEvent(pair.eventB);
         if (!a || !b) throw notFound('Event not found');
         if (a.status === 'merged' || b.status === 'merged') throw conflict('One of the two events was merged into another since');
+        if (opts.automatic && (await r.comparables([a.id, b.id])).some((e) => e.status !== 'approved' || e.goneAt)) throw conflict('One of the two events is no longer listed');
         const target = keepId ? (keepId === a.id ? a : b) : a.createdAt <= b.createdAt ? a : b;
         const child = target === a ? b : a;
         const now = clock.now();
         await r.mergeInto(child.id, target.id, now);
         await r.fillFromMergedRecords([target.id]);
-        await r.decide(pair.id, 'merged', adminId, now);
+        await r.decide(pair.id, 'merged', opts.automatic ? null : adminId, now);
         return { eventId: target.id, mergedId: child.id };
       });
       deps.bus.publish('event_update', { id: result.mergedId, action: 'removed' });
@@ -115,8 +120,14 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
         const [me, other] = [rows.get(eventId), rows.get(otherId)];
         if (!me || !other || me.status !== 'approved' || other.status !== 'approved' || me.goneAt || other.goneAt) continue;
         if (compareEvents({ ...me, start: me.startDate }, { ...other, start: other.startDate }).verdict !== 'same') continue;
-        await service.merge(pair.id, adminId, otherId);
-        return otherId;
+        try {
+          await service.merge(pair.id, adminId, otherId, { automatic: true });
+          return otherId;
+        } catch (err) {
+          // Decided, merged or unlisted since it was read: the next proposal, if any, is tried.
+          if (err instanceof AppError && err.status === 409) continue;
+          throw err;
+        }
       }
       return null;
     },
@@ -174,7 +185,9 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
     async splitRecord(eventId: string, recordId: string, adminId: string): Promise<{ eventId: string; restored: string[] }> {
       await db.transaction(async (tx) => {
         const r = createDuplicatesRepository(tx);
-        await r.lockEvents([eventId, recordId]);
+        // The event before its record, as a run of the record's source (lockMergedTargets) or a whole split locks them.
+        await r.lockEvents([eventId]);
+        await r.lockEvents([recordId]);
         const [event, record] = [await r.findEvent(eventId), await r.findEvent(recordId)];
         if (!event) throw notFound('Event not found');
         if (event.status === 'merged') throw conflict('This event is merged into another: split that one');

@@ -206,7 +206,7 @@ export function createIngestionService(deps: {
    *   while): they stay listed until a run that stores still misses them SUDDEN_DROP_HOLD_HOURS
    *   after the first run that held them.
    */
-  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<{ note: RunNote | null; gone: string[]; final: boolean }> {
+  async function writePlan(r: SourcesRepository, source: SourceRow, plan: RunPlan, runStart: Date, now: Date, readWhole: boolean): Promise<{ note: RunNote | null; gone: string[]; handOvers: HandOver[] }> {
     const chunks = async <T>(rows: T[], write: (rows: T[]) => Promise<unknown>) => {
       for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
     };
@@ -218,18 +218,24 @@ export function createIngestionService(deps: {
     await chunks(plan.updates, r.updateEvents);
     await r.touchLinks(source.id, plan.seen, now);
     const unseen = await r.countUnseen(source.id, runStart, now);
-    // `final`: what the run did not meet is gone from the source (it read the whole source, and held nothing back).
-    if (unseen === 0) return { note: null, gone: [], final: readWhole };
-    if (!readWhole) return { note: { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] }, gone: [], final: false };
-    if (unseen >= SUDDEN_DROP_MIN && unseen > SUDDEN_DROP_SHARE * (await r.countListedOnlyBy(source.id, now))) {
-      const since = await r.heldSince(source.id, SUDDEN_DROP_KEPT_AS);
-      if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { note: { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: unseen, examples: [] }, gone: [], final: false };
+    // Events another source still lists (handOverDropped) are missing from the feed all the same:
+    // a feed served cut short holds them back with the rest.
+    const handOvers = readWhole ? await r.handOverCandidates(source.id, runStart, now) : [];
+    const missing = unseen + handOvers.length;
+    if (missing === 0) return { note: null, gone: [], handOvers: [] };
+    if (!readWhole) return { note: { kind: 'kept', reason: UNSEEN_KEPT, count: unseen, examples: [] }, gone: [], handOvers: [] };
+    if (missing >= SUDDEN_DROP_MIN) {
+      const listed = (await r.countListedOnlyBy(source.id, now)) + (handOvers.length ? (await r.handOverCandidates(source.id, null, now)).length : 0);
+      if (missing > SUDDEN_DROP_SHARE * listed) {
+        const since = await r.heldSince(source.id, SUDDEN_DROP_KEPT_AS);
+        if (!since || now.getTime() - since.getTime() < SUDDEN_DROP_HOLD_HOURS * 3600_000) return { note: { kind: 'kept', reason: SUDDEN_DROP_KEPT, count: missing, examples: [] }, gone: [], handOvers: [] };
+      }
     }
     // Open lists drop them at once, as they show a new or changed event.
     const gone = await r.markGone(source.id, runStart, now);
     for (const e of gone) if (e.status === 'approved') plan.announce.push({ id: e.id, action: 'updated' });
     const note: RunNote | null = gone.length ? { kind: 'removed', reason: REMOVED_UNSEEN, count: gone.length, examples: gone.slice(0, NOTE_EXAMPLES).map((e) => e.title) } : null;
-    return { note, gone: gone.map((e) => e.id), final: true };
+    return { note, gone: gone.map((e) => e.id), handOvers };
   }
 
   /**
@@ -237,11 +243,11 @@ export function createIngestionService(deps: {
    * source's record merged into them still does: that record takes each over (its details, its
    * listing), and whoever saved the event hears of a new start. Returns their titles.
    */
-  async function handOverDropped(tx: Db, source: SourceRow, runStart: Date, now: Date, plan: RunPlan): Promise<string[]> {
+  async function handOverDropped(tx: Db, handOvers: readonly HandOver[], now: Date, plan: RunPlan): Promise<string[]> {
     const pairs = createDuplicatesRepository(tx);
     const reads = createEventsRepository(tx);
     const titles: string[] = [];
-    for (const { eventId, recordId } of await pairs.droppedWhileMergedRecordsList(source.id, runStart, now)) {
+    for (const { eventId, recordId } of handOvers) {
       const [before] = await reads.findByIds([eventId]);
       if (!before || !(await pairs.handOver(eventId, recordId, now))) continue;
       const [after] = await reads.findByIds([recordId]);
@@ -253,6 +259,8 @@ export function createIngestionService(deps: {
     }
     return titles;
   }
+
+  type HandOver = Awaited<ReturnType<SourcesRepository['handOverCandidates']>>[number];
 
   /** The run's record in History and the source's health on its card, as the run ended. */
   async function recordRun(r: SourcesRepository, source: SourceRow, trigger: 'schedule' | 'manual' | 'seed', startedAt: Date, summary: RunSummary, read: { etag?: string | null; lastModified?: string | null }) {
@@ -302,9 +310,9 @@ export function createIngestionService(deps: {
       await r.lockMergedTargets(source.id);
       const state = await loadRunState(tx, source, items, classified);
       const plan = planRun(items, state);
-      const { note: unseen, gone, final } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
+      const { note: unseen, gone, handOvers } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
       if (unseen) summary.notes.push(unseen);
-      const handed = final ? await handOverDropped(tx, source, runStart, state.now, plan) : [];
+      const handed = await handOverDropped(tx, handOvers, state.now, plan);
       const pairs = createDuplicatesRepository(tx);
       const titled = (kind: RunNote['kind'], reason: string, titles: string[]) => {
         if (titles.length) summary.notes.push({ kind, reason, count: titles.length, examples: titles.slice(0, NOTE_EXAMPLES) });

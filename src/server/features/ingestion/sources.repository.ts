@@ -404,6 +404,28 @@ export function createSourcesRepository(db: Db) {
           select id, status, title from gone order by start_date, title`,
       );
     },
+    /**
+     * Listed events whose own record is this source's, that its run did not see again (with no
+     * run: all of them), while another source's record merged into them, approved before its
+     * merge, is still listed: each with that record (the oldest), which can take the event over
+     * (duplicates' handOver). Not an event an admin turned down or corrected: that stays as it is.
+     */
+    async handOverCandidates(sourceId: string, runStart: Date | null, now: Date): Promise<{ eventId: string; recordId: string }[]> {
+      const unseen = runStart ? sql` and l.seen_at < ${runStart.toISOString()}` : sql``;
+      // A record of another source merged into `e`, which that source still lists, listed before its merge.
+      const listedRecord = sql`c.merged_into = e.id and c.status = 'merged' and c.premerge_status = 'approved' and c.gone_at is null
+        and exists (select 1 from ${eventSources} s3 where s3.event_id = c.id and s3.source_id is distinct from ${sourceId})`;
+      return queryRows<{ eventId: string; recordId: string }>(
+        db,
+        sql`select e.id as "eventId", (select c.id from ${events} c where ${listedRecord} order by c.created_at, c.id limit 1) as "recordId"
+          from ${events} e
+          where e.gone_at is null and e.status = 'approved' and cardinality(e.edited_fields) = 0 and e.start_date > ${now.toISOString()}
+            and e.id in (select l.event_id from ${eventSources} l where l.source_id = ${sourceId}${unseen})
+            and not exists (select 1 from ${eventSources} s2 where s2.event_id = e.id and s2.source_id is distinct from ${sourceId})
+            and exists (select 1 from ${events} c where ${listedRecord})
+          order by e.id`,
+      );
+    },
     /** How many events markGone would mark (a run that did not read the whole source keeps them listed). */
     async countUnseen(sourceId: string, runStart: Date, now: Date): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(unseenBy(sourceId, runStart, now));

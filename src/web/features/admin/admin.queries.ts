@@ -315,7 +315,8 @@ export function useKeepApart() {
 /** POST /api/admin/events/:id/split: every record merged into the event is listed on its own again. */
 /** GET /api/admin/events/:id/records: the records merged into an event, read while an admin looks at them. */
 export function useMergedRecords(eventId: string, enabled: boolean) {
-  return useQuery<MergedRecord[]>({ queryKey: [`/api/admin/events/${encodeURIComponent(eventId)}/records`], enabled });
+  // Read afresh each time it is shown: runs, merges and hand-overs change it without a word to this key.
+  return useQuery<MergedRecord[]>({ queryKey: [`/api/admin/events/${encodeURIComponent(eventId)}/records`], enabled, staleTime: 0 });
 }
 
 /** Splits an event: every record, or with `recordId` that record alone. */

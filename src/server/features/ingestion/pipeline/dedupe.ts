@@ -394,6 +394,8 @@ export interface Comparison {
   score: number;
   /** Why, in a few words an admin reads. */
   reason: string;
+  /** One title names a level, an audience or a language the other lacks: only an admin merges such a pair, whatever its score. */
+  variant?: true;
 }
 
 const DIFFERENT = (reason: string): Comparison => ({ verdict: 'different', score: 0, reason });
@@ -426,7 +428,7 @@ export function compareEvents(a: Comparable, b: Comparable): Comparison {
     place === 'same' ? 'same place' : place === 'near' ? 'venues named differently but close' : 'venue unknown',
     dt === 0 ? 'same start' : `starts ${Math.round(dt / 60_000)} min apart`,
   ];
-  return { verdict: 'possible', score, reason: why.join('; ') };
+  return { verdict: 'possible', score, reason: why.join('; '), ...(title === 'variant' ? { variant: true as const } : {}) };
 }
 
 /** Whether two records of different sources are one event beyond doubt (what merges without an admin). */

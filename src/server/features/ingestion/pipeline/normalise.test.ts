@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PORTLAND } from '../../../city.ts';
-import { canonicalUrl, normalise, venueKey, type KnownVenues } from './normalise.ts';
+import { canonicalUrl, normalise, placeOf, venueKey, type KnownVenues } from './normalise.ts';
 
 const now = new Date('2026-11-22T20:00:00Z');
 const ctx = (venues: KnownVenues = new Map()) => ({ city: PORTLAND, now, venues });
@@ -131,5 +131,14 @@ describe('normalise', () => {
     const exact = normalise({ externalId: 'e', title: 'Walk', start: new Date('2026-12-01T18:00:00Z'), lat: 45.5288, lng: -122.683 }, ctx());
     expect(approx).toMatchObject({ geoApprox: true });
     expect(exact).toMatchObject({ geoApprox: false });
+  });
+});
+
+describe('placeOf', () => {
+  const none: KnownVenues = new Map();
+  it("spells a named neighbourhood as the city does, and takes no other neighbourhood's centre for one the city does not list", () => {
+    expect(placeOf(PORTLAND, none, { venueName: 'Community Hall', address: null, lat: null, lng: null, neighbourhood: 'pearl district' })).toMatchObject({ neighbourhood: 'Pearl District', geoApprox: true });
+    // "Eastmoreland" is not among the city's neighbourhoods; the venue's words name Downtown: no Downtown centre for it.
+    expect(placeOf(PORTLAND, none, { venueName: 'Downtown Community Hall', address: null, lat: null, lng: null, neighbourhood: 'Eastmoreland' })).toMatchObject({ neighbourhood: 'Eastmoreland', lat: null, lng: null, geoApprox: false });
   });
 });

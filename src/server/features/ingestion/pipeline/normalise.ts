@@ -167,7 +167,8 @@ export function placeOf(
   const named = given.neighbourhood ? city.neighbourhoods.find((n) => n.name.toLowerCase() === given.neighbourhood!.toLowerCase()) : undefined;
   const place = named ?? findNeighbourhood(city, `${given.venueName} ${given.address ?? ''} ${known?.neighbourhood ?? ''}`, lat, lng);
   let geoApprox = false;
-  if ((lat === null || lng === null) && place) {
+  // A neighbourhood named that is not one of the city's: no other one's centre stands for it.
+  if ((lat === null || lng === null) && place && (named || !given.neighbourhood)) {
     lat = place.lat;
     lng = place.lng;
     geoApprox = true;

@@ -88,6 +88,13 @@ describe('planRun', () => {
     expect(planRun([item({})], state({ nearby: [listed({})], mergeThreshold: score + 0.01 })).counts.merged).toBe(0);
   });
 
+  it('never merges a title that names a level, audience or language the other lacks by a learned threshold, however low', () => {
+    const kids = item({ title: 'Holiday Makers Fair - Kids Edition', venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 });
+    const plan = planRun([kids], state({ nearby: [listed({})], mergeThreshold: 0 }));
+    expect(plan.counts).toMatchObject({ created: 1, merged: 0 });
+    expect(plan.pairs).toMatchObject([{ kind: 'cross_source', reason: expect.stringContaining('level, audience or language') }]);
+  });
+
   it('never merges into an event the same source already lists; an exact copy is proposed', () => {
     const mine = listed({});
     const plan = planRun([item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 })], state({ nearby: [mine], listedBySource: new Set([mine.id]) }));

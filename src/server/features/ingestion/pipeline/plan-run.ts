@@ -161,7 +161,8 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
     match(n: Comparable, status: Status) {
       const k = slotOf(n.start);
       let best: { id: string; score: number } | undefined;
-      const possible: { id: string; score: number; reason: string; kind: ProposedPair['kind']; unlisted?: true }[] = [];
+      // `adminOnly`: never merged by the threshold admins' decisions train (an unlisted event, a variant title).
+      const possible: { id: string; score: number; reason: string; kind: ProposedPair['kind']; adminOnly?: true }[] = [];
       for (const key of [k - 1, k, k + 1]) {
         for (const { e, mine } of buckets.get(key) ?? []) {
           if (mine) {
@@ -172,9 +173,9 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
           }
           const c = compareEvents(n, e);
           if (c.verdict === 'same' && status === 'approved' && e.status !== 'approved') {
-            possible.push({ id: e.id, score: c.score, reason: `${c.reason}; kept apart, as the other ${e.status === 'pending' ? 'waits for review' : 'was turned down'}`, kind: 'cross_source', unlisted: true });
+            possible.push({ id: e.id, score: c.score, reason: `${c.reason}; kept apart, as the other ${e.status === 'pending' ? 'waits for review' : 'was turned down'}`, kind: 'cross_source', adminOnly: true });
           } else if (c.verdict === 'same' && (!best || c.score > best.score)) best = { id: e.id, score: c.score };
-          else if (c.verdict === 'possible') possible.push({ id: e.id, score: c.score, reason: c.reason, kind: 'cross_source' });
+          else if (c.verdict === 'possible') possible.push({ id: e.id, score: c.score, reason: c.reason, kind: 'cross_source', ...(c.variant ? { adminOnly: true as const } : {}) });
         }
       }
       return { best, possible };
@@ -287,7 +288,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     const me = { id, status, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox, url: n.url } satisfies Comparable & { id: string; status: Status };
     const { best, possible } = matcher.match(me, status);
     // Admins' decisions may have shown that pairs this alike are one event.
-    const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && !p.unlisted && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
+    const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && !p.adminOnly && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
     const into = best?.id ?? learned?.id ?? null;
     plan.newEvents.push(newEventRow(n, { id, now, sourceType: source.sourceType, classification: c, status, venueId, isVerified: source.trusted, isDemo: source.isDemo, mergedInto: into }));
     plan.newLinks.push(link(id, n, hash));
