@@ -82,6 +82,13 @@ export const EventDetail = EventSummary.extend({
   cancelledBySource: z.boolean(),
   /** Removed because a source said it is postponed, with no new date yet (removedBySource is true as well; never with cancelledBySource). */
   postponedBySource: z.boolean(),
+  /**
+   * Sources whose record of this event says it is cancelled or postponed: its own (removedBySource
+   * is then true), or a record merged into it while its own still lists it. One each, by name.
+   */
+  calledOffBy: z.array(z.object({ name: z.string(), kind: z.enum(['cancelled', 'postponed']) })),
+  /** Sources whose records of this event still list it (when another calls it off, people learn the sources disagree). */
+  stillListedBy: z.array(z.string()),
   /** Other sources' records merged into this event; an admin can split them back out. */
   mergedRecords: z.number().int(),
   /** Every upcoming date of its series, this one included, soonest first (one entry for a one-off event). */
@@ -101,6 +108,9 @@ export const SavedEvent = EventSummary.extend({
   cancelledBySource: z.boolean(),
   /** Removed because a source said it is postponed, with no new date yet. */
   postponedBySource: z.boolean(),
+  /** As EventDetail's: the sources that call it off, and those that still list it. */
+  calledOffBy: EventDetail.shape.calledOffBy,
+  stillListedBy: EventDetail.shape.stillListedBy,
   /** Whether endDate is the source's own end (as EventDetail.endGiven): a calendar entry has no end the source never gave. */
   endGiven: z.boolean(),
   /** Its end has passed (as EventDetail.ended): My Events shows it among past events. */
@@ -230,3 +240,16 @@ export const EventPatch = z
   .partial()
   .refine((p) => Object.keys(p).length > 0, { message: 'body must change at least one field' });
 export type EventPatch = z.infer<typeof EventPatch>;
+
+/** "A", "A and B", "A, B and C": source names in a sentence. */
+export const namesOf = (names: readonly string[]): string => new Intl.ListFormat('en', { type: 'conjunction' }).format(names);
+
+/**
+ * When sources disagree, what they say, for a page or a calendar: "Poetry Blog says it is
+ * cancelled, while Central Library still lists it". Null when none calls it off or none still lists it.
+ */
+export function sourcesDisagree(e: Pick<EventDetail, 'calledOffBy' | 'stillListedBy'>): string | null {
+  if (!e.calledOffBy.length || !e.stillListedBy.length) return null;
+  const n = e.stillListedBy.length;
+  return `${e.calledOffBy.map((s) => `${s.name} says it is ${s.kind}`).join('; ')}, while ${namesOf(e.stillListedBy)} still ${n === 1 ? 'lists' : 'list'} it`;
+}

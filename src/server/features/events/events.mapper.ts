@@ -54,12 +54,12 @@ export function toEventDetail(
   sources: { sourceType: string; url: string; name: string }[],
   unit: 'mi' | 'km',
   now: Date,
-  extra: { mergedRecords?: number; dates?: { id: string; startDate: Date; endDate: Date }[] } = {},
+  extra: Partial<Pick<EventDetail, 'mergedRecords' | 'calledOffBy' | 'stillListedBy'>> & { dates?: { id: string; startDate: Date; endDate: Date }[] } = {},
 ): EventDetail {
   const e = row.event;
   const dates = (extra.dates?.length ? extra.dates : [e]).map((d) => ({ id: d.id, startDate: d.startDate.toISOString(), endDate: d.endDate.toISOString() }));
   // Rows stored before the end's origin was recorded (null) are read as given, as they were shown.
-  return { ...toEventSummary(row, unit), description: e.description, endGiven: e.endGiven !== false, ended: hasEnded(e, now), sources, removedBySource: e.goneAt !== null, cancelledBySource: e.goneAt !== null && e.cancelledBySource, postponedBySource: e.goneAt !== null && e.postponedBySource, mergedRecords: extra.mergedRecords ?? 0, dates };
+  return { ...toEventSummary(row, unit), description: e.description, endGiven: e.endGiven !== false, ended: hasEnded(e, now), sources, removedBySource: e.goneAt !== null, cancelledBySource: e.goneAt !== null && e.cancelledBySource, postponedBySource: e.goneAt !== null && e.postponedBySource, mergedRecords: extra.mergedRecords ?? 0, calledOffBy: extra.calledOffBy ?? [], stillListedBy: extra.stillListedBy ?? [], dates };
 }
 
 /**

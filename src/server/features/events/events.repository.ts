@@ -1,6 +1,7 @@
 import { and, asc, between, desc, eq, getTableColumns, gte, inArray, isNull, lt, gt, ne, sql, type SQL } from 'drizzle-orm';
 import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.ts';
+import type { EventDetail } from '../../../contract/events.ts';
+import { queryRows, type Db } from '../../db/client.ts';
 import { pointAwards } from '../gaming/ledger.table.ts';
 import { sources } from '../ingestion/sources.table.ts';
 import { eventSources, events, favorites, images, venues } from './events.table.ts';
@@ -1045,6 +1046,32 @@ export function createEventsRepository(db: Db) {
         .from(eventSources)
         .where(sql`${eventSources.eventId} = ${eventId} or ${eventSources.eventId} in (select ${events.id} from ${events} where ${events.mergedInto} = ${eventId})`)
         .orderBy(asc(eventSources.seenAt));
+    },
+
+    /**
+     * What each event's sources say of it, from its own record and those merged into it (in the
+     * order they were seen): which call it off (a record gone because its source said cancelled or
+     * postponed) and which still list it (a record not gone). One entry per source name.
+     */
+    async sourcesSay(eventIds: readonly string[]): Promise<Map<string, Pick<EventDetail, 'calledOffBy' | 'stillListedBy'>>> {
+      const says = new Map<string, Pick<EventDetail, 'calledOffBy' | 'stillListedBy'>>(eventIds.map((id) => [id, { calledOffBy: [], stillListedBy: [] }]));
+      if (!eventIds.length) return says;
+      const ids = sql`array[${sql.join(eventIds.map((id) => sql`${id}`), sql`, `)}]::uuid[]`;
+      const rows = await queryRows<{ eventId: string; name: string; live: boolean; calledOff: 'cancelled' | 'postponed' | null }>(
+        db,
+        sql`select case when r.id = any(${ids}) then r.id else r.merged_into end as "eventId", s.name, r.gone_at is null as live,
+            case when r.gone_at is null then null when r.cancelled_by_source then 'cancelled' when r.postponed_by_source then 'postponed' end as "calledOff"
+          from ${eventSources} s join ${events} r on r.id = s.event_id
+          where r.id = any(${ids}) or r.merged_into = any(${ids})
+          order by s.seen_at`,
+      );
+      for (const r of rows) {
+        const say = says.get(r.eventId);
+        if (!say) continue;
+        if (r.calledOff && !say.calledOffBy.some((c) => c.name === r.name)) say.calledOffBy.push({ name: r.name, kind: r.calledOff });
+        if (r.live && !say.stillListedBy.includes(r.name)) say.stillListedBy.push(r.name);
+      }
+      return says;
     },
 
     /** Listed events starting in [start, end) that have not ended at `now` (today's, as the header counts them). */

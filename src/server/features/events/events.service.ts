@@ -107,10 +107,12 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       const mergedRecords = links.length - own.length + Math.max(0, new Set(own.map((l) => l.sourceId ?? `${l.sourceType}:${l.url}`)).size - 1);
       // The sources that list it now: not one that dropped its record merged into it.
       const sources = links.filter((l) => !l.dropped).map(({ sourceType, url, name }) => ({ sourceType, url, name }));
+      // Where sources disagree (one says cancelled, another still lists it), the page says so.
+      const said = (await repo.sourcesSay([row.event.id])).get(row.event.id);
       const now = clock.now();
       // The other dates of a turned-down series are turned down too, and were never saved: only admins see them.
       const dates = savedThenRejected && !isAdmin ? [] : await repo.seriesDates(row.event, now);
-      return toEventDetail(row, sources, unit, now, { mergedRecords, dates });
+      return toEventDetail(row, sources, unit, now, { mergedRecords, dates, ...said });
     },
 
     async stats(now = clock.now()): Promise<EventStats> {
@@ -135,7 +137,18 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
      * admin has turned it down (status 'rejected'): the member planned around it and must hear why it went.
      */
     async favorites(viewer: Viewer, now = clock.now()): Promise<SavedEvent[]> {
-      return (await repo.listFavorites(viewer.id)).map((row) => ({ ...summary(row), removedBySource: row.removedBySource, cancelledBySource: row.cancelledBySource, postponedBySource: row.postponedBySource, endGiven: row.endGiven, ended: hasEnded(row.event, now) }));
+      const rows = await repo.listFavorites(viewer.id);
+      const said = await repo.sourcesSay(rows.map((row) => row.event.id));
+      return rows.map((row) => ({
+        ...summary(row),
+        removedBySource: row.removedBySource,
+        cancelledBySource: row.cancelledBySource,
+        postponedBySource: row.postponedBySource,
+        calledOffBy: said.get(row.event.id)?.calledOffBy ?? [],
+        stillListedBy: said.get(row.event.id)?.stillListedBy ?? [],
+        endGiven: row.endGiven,
+        ended: hasEnded(row.event, now),
+      }));
     },
 
     /**

@@ -1,4 +1,4 @@
-import type { EventDetail, EventSummary } from '../../../contract/events.ts';
+import { sourcesDisagree, type EventDetail, type EventSummary } from '../../../contract/events.ts';
 
 // RFC 5545 output: CRLF line ends, lines folded at 75 octets, TEXT values escaped.
 
@@ -34,7 +34,9 @@ const dateOnly = (iso: string, timeZone: string) => {
   return p.replace(/-/g, '');
 };
 
-type CalendarEvent = EventSummary & Pick<EventDetail, 'endGiven'> & Partial<Pick<EventDetail, 'description' | 'removedBySource' | 'cancelledBySource' | 'postponedBySource'>>;
+type CalendarEvent = EventSummary &
+  Pick<EventDetail, 'endGiven'> &
+  Partial<Pick<EventDetail, 'description' | 'removedBySource' | 'cancelledBySource' | 'postponedBySource' | 'calledOffBy' | 'stillListedBy'>>;
 
 /**
  * What a calendar app shows of an event every source has dropped, one a source cancelled or
@@ -64,7 +66,19 @@ function eventLines(e: CalendarEvent, now: Date, origin: string): string[] {
   // and an admin may turn one down for reasons that are not about whether it happens (spam, out of
   // town), so calendars keep those, marked; a postponed one is to take place later, at a date not given yet.
   // What the source says of the event itself comes before Townbeat's own decision, as on its page.
-  const gone = e.cancelledBySource ? GONE.cancelled : e.postponedBySource ? GONE.postponed : e.removedBySource ? GONE.removed : e.status === 'rejected' ? GONE.rejected : null;
+  // Sources that disagree (one calls it off, another still lists it) leave it tentative, saying who says what.
+  const disagree = sourcesDisagree({ calledOffBy: e.calledOffBy ?? [], stillListedBy: e.stillListedBy ?? [] });
+  const gone = disagree
+    ? { status: 'TENTATIVE', suffix: ' (sources disagree)', note: `${disagree}: check with the organiser before you go.` }
+    : e.cancelledBySource
+      ? GONE.cancelled
+      : e.postponedBySource
+        ? GONE.postponed
+        : e.removedBySource
+          ? GONE.removed
+          : e.status === 'rejected'
+            ? GONE.rejected
+            : null;
   if (gone) lines.push(`STATUS:${gone.status}`);
   lines.push(`SUMMARY:${escapeText(gone ? e.title + gone.suffix : e.title)}`);
   const description = [gone?.note ?? '', e.description ?? ''].filter(Boolean).join('\n\n');

@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { CANCELLED_BY_SOURCE, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
@@ -660,6 +660,74 @@ describe('events a source drops', () => {
     await rerun(id, [SHOW]);
     expect(await eventPage(eventId)).toMatchObject({ removedBySource: false, cancelledBySource: false });
     expect(((await t.app.inject({ method: 'GET', url: '/api/events' })).json() as { id: string }[]).map((e) => e.id)).toContain(eventId);
+  });
+
+  it('say which source called them off while another still lists them, whichever record the event is', async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place };
+    const { id: library } = await approvedSource([poetry]);
+    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const blog = await source('Blog', 'b', [{ uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place }]);
+    expect(blog.run).toMatchObject({ created: 0, merged: 1 });
+    const page = async () => (await api('GET', `/api/events/${eventId}`)).json() as Record<string, unknown>;
+    expect(await page()).toMatchObject({ calledOffBy: [], stillListedBy: ['Venue', 'Blog'] });
+    expect((await api('POST', `/api/user/favorites/${eventId}`, undefined, member)).statusCode).toBe(200);
+
+    // The blog says it is cancelled; the library, whose record the event is, still lists it: listed, and said.
+    feeds.b = ics([{ uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place, status: 'CANCELLED' }]);
+    t.clock.advance(60_000);
+    const run = (await api('POST', `/api/admin/sources/${blog.id}/run`)).json() as { notes: unknown[] };
+    expect(run.notes).toEqual([{ kind: 'kept', reason: CALLED_OFF_MERGED, count: 1, examples: ['Poetry Reading'] }]);
+    expect(await page()).toMatchObject({ removedBySource: false, calledOffBy: [{ name: 'Blog', kind: 'cancelled' }], stillListedBy: ['Venue'], sources: [{ name: 'Venue' }] });
+    expect(await listed()).toEqual(['Poetry Reading']);
+    // Whoever saved it hears it as the blog's word; in the saved list and calendars it is tentative, saying who says what.
+    const bell = (await api('GET', '/api/notifications', undefined, member)).json() as { items: { title: string; message: string }[] };
+    expect(bell.items.map((n) => n.title)).toContain('A source cancelled a saved event');
+    expect((await api('GET', '/api/user/favorites', undefined, member)).json()).toEqual([
+      expect.objectContaining({ id: eventId, removedBySource: false, calledOffBy: [{ name: 'Blog', kind: 'cancelled' }], stillListedBy: ['Venue'] }),
+    ]);
+    const feed = (await t.app.inject({ method: 'GET', url: `/api/events/${eventId}/ics` })).body.replace(/\r\n /g, '');
+    expect(feed).toContain('STATUS:TENTATIVE');
+    expect(feed).toContain('SUMMARY:Poetry Reading (sources disagree)');
+    expect(feed).toContain('DESCRIPTION:Blog says it is cancelled\\, while Venue still lists it: check with the organiser before you go.');
+
+    // The other way round: the blog lists it again, the library cancels it. Out of lists, as its
+    // own record says, and the page names the blog as still listing it.
+    feeds.b = ics([{ uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place }]);
+    t.clock.advance(60_000);
+    await api('POST', `/api/admin/sources/${blog.id}/run`);
+    await rerun(library, [{ ...poetry, status: 'CANCELLED' }]);
+    expect(await page()).toMatchObject({ removedBySource: true, cancelledBySource: true, calledOffBy: [{ name: 'Venue', kind: 'cancelled' }], stillListedBy: ['Blog'] });
+    expect((await api('GET', '/api/user/favorites', undefined, member)).json()).toEqual([
+      expect.objectContaining({ id: eventId, removedBySource: true, cancelledBySource: true, calledOffBy: [{ name: 'Venue', kind: 'cancelled' }], stillListedBy: ['Blog'] }),
+    ]);
+    // The blog drops it as well: cancelled, as the one source that still says anything of it says.
+    feeds.b = ics([]);
+    t.clock.advance(60_000);
+    await api('POST', `/api/admin/sources/${blog.id}/run`);
+    expect(await page()).toMatchObject({ removedBySource: true, cancelledBySource: true, calledOffBy: [{ name: 'Venue', kind: 'cancelled' }], stillListedBy: [] });
+    expect((await t.app.inject({ method: 'GET', url: `/api/events/${eventId}/ics` })).body).toContain('STATUS:CANCELLED');
+  });
+
+  it('keep what a source first lists as cancelled, when another source lists the same event: its page says so', async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place };
+    await approvedSource([poetry]);
+    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    // The blog's first word of it: cancelled. One more it lists cancelled is one with nothing listed: not kept.
+    const blog = await source('Blog', 'b', [
+      { uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place, status: 'CANCELLED' },
+      { uid: 'zine@blog', title: 'Zine Swap', start: '20261211T190000', ...place, status: 'CANCELLED' },
+    ]);
+    expect(blog.run).toMatchObject({ created: 0, merged: 1, rejected: 1 });
+    expect((await api('GET', `/api/events/${eventId}`)).json()).toMatchObject({ removedBySource: false, calledOffBy: [{ name: 'Blog', kind: 'cancelled' }], stillListedBy: ['Venue'], mergedRecords: 1 });
+    expect(await listed()).toEqual(['Poetry Reading']);
+    // The blog lists it after all: the record is live, the sources agree again.
+    feeds.b = ics([{ uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place }]);
+    t.clock.advance(60_000);
+    await api('POST', `/api/admin/sources/${blog.id}/run`);
+    expect((await api('GET', `/api/events/${eventId}`)).json()).toMatchObject({ calledOffBy: [], stillListedBy: ['Venue', 'Blog'] });
+    expect(await listed()).toEqual(['Poetry Reading']);
   });
 
   it('are in the run History: removed, cancelled (with what the source says of them now), listed again', async () => {

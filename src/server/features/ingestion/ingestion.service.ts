@@ -108,6 +108,8 @@ export function heldBy(notes: readonly RunNote[]): { count: number; reason: 'par
 export const REMOVED_UNSEEN = 'were no longer in the source: out of lists, each page kept for whoever saved it';
 export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, each marked cancelled for whoever saved it';
 export const POSTPONED_BY_SOURCE = 'were postponed by the source: out of lists until it gives a new date, each marked postponed for whoever saved it';
+/** Records merged into another source's event that their source calls off: the event stays as the other source has it (its page says they disagree). */
+export const CALLED_OFF_MERGED = "were cancelled or postponed by the source, but each is another source's event too: still as that source lists it, its page saying the sources disagree";
 export const RELISTED = 'were back in the source after being removed, cancelled or postponed: listed again';
 /** Events whose own record a whole run missed while another source's record of them is merged in: that record takes over (handOver). */
 export const HANDED_OVER = 'were no longer in the source, while another source lists the same event: listed with its details';
@@ -319,6 +321,7 @@ export function createIngestionService(deps: {
       };
       titled('removed', CANCELLED_BY_SOURCE, plan.counts.cancelled);
       titled('removed', POSTPONED_BY_SOURCE, plan.counts.postponed);
+      titled('kept', CALLED_OFF_MERGED, plan.counts.calledOffMerged);
       titled('relisted', RELISTED, plan.counts.relisted);
       titled('kept', HANDED_OVER, handed);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);

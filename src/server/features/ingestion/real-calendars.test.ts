@@ -7,6 +7,7 @@ import { PORTLAND } from '../../city.ts';
 import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/build-test-app.ts';
 import { queryRows } from '../../test/factories.ts';
 import { serveText, startFeedServer, type Route } from '../../test/feed-server.ts';
+import { CALLED_OFF_MERGED } from './ingestion.service.ts';
 import { closeSharedSandbox } from './parse/sandbox.ts';
 import { parseIcal } from './parse/ical.parse.ts';
 import { parseJsonLd } from './parse/jsonld.parse.ts';
@@ -125,10 +126,18 @@ describe.skipIf(!has)('real calendars and event pages (needs ../shared/fixtures)
     const byFile = new Map(runs.map((r) => [r.file, r]));
     expect(byFile.get('extruct__songkick_elysianfields.html')).toMatchObject({ created: 4, merged: 0 });
     expect(byFile.get('extruct__songkick_elysianfields_1.html')).toMatchObject({ created: 0, merged: 4 });
-    // The one rejection: a page announcing a concert as cancelled, which no source had listed.
-    expect(runs.filter((r) => r.rejected > 0).map((r) => [r.file, r.notes])).toEqual([
-      ['extruct__schema.org_Event.004.html', [{ kind: 'rejected', reason: 'had been cancelled before any listing', count: 1, examples: [expect.any(String)] }]],
-    ]);
+    // A page announcing a concert as cancelled that another page lists: kept as that event's record,
+    // saying so (nothing rejected), and the event's page says the sources disagree.
+    expect(runs.filter((r) => r.rejected > 0)).toEqual([]);
+    expect(byFile.get('extruct__schema.org_Event.004.html')).toMatchObject({
+      created: 0,
+      merged: 1,
+      notes: [{ kind: 'kept', reason: CALLED_OFF_MERGED, count: 1, examples: ['CANCELLED - Typhoon with Radiation City'] }],
+    });
+    const [disputed] = await queryRows<{ id: string; title: string }>(t.database.db, sql`select e.id, e.title from events e join events r on r.merged_into = e.id where r.cancelled_by_source`);
+    const page = (await t.app.inject({ method: 'GET', url: `/api/events/${disputed!.id}`, headers: { cookie: admin } })).json() as { title: string; removedBySource: boolean; calledOffBy: { kind: string }[]; stillListedBy: string[] };
+    expect(page).toMatchObject({ title: 'Typhoon with Radiation City', removedBySource: false, calledOffBy: [{ kind: 'cancelled' }] });
+    expect(page.stillListedBy).toHaveLength(1);
     expect(await listedCount()).toBe(runs.reduce((n, r) => n + r.created, 0));
   });
 

@@ -27,6 +27,21 @@ describe('savedEventNotifications', () => {
     ]);
   });
 
+  it('names the source when it is one of several: its word, not the event’s, and where to see the others', () => {
+    const start = new Date('2026-12-05T02:00:00Z');
+    const news = [
+      { id: 'e1', by: 'Poetry Blog', title: 'Lantern Walk', allDay: false, kind: 'cancelled' as const, start },
+      { id: 'e2', by: 'Poetry Blog', title: 'Makers Fair', allDay: false, kind: 'postponed' as const, start },
+      { id: 'e3', by: 'Poetry Blog', title: 'Winter Market', allDay: false, kind: 'relisted' as const, start },
+    ];
+    const savers = ['e1', 'e2', 'e3'].map((eventId) => ({ userId: 'u1', eventId }));
+    expect(savedEventNotifications(news, savers, city, at).map(({ title, message }) => ({ title, message }))).toEqual([
+      { title: 'A source cancelled a saved event', message: '“Lantern Walk” (Fri, Dec 4 · 6:00 PM) is cancelled, says Poetry Blog, one of the sources that list it: see what the others say on its page.' },
+      { title: 'A source postponed a saved event', message: '“Makers Fair” (Fri, Dec 4 · 6:00 PM) is postponed, says Poetry Blog, one of the sources that list it: see what the others say on its page.' },
+      { title: 'Saved event back on', message: '“Winter Market” (Fri, Dec 4 · 6:00 PM) is listed again by Poetry Blog, which had said it was cancelled.' },
+    ]);
+  });
+
   it('tells them when the source lists again an event it had said was cancelled', () => {
     const news = [{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'relisted' as const, start: new Date('2026-12-05T02:00:00Z') }];
     expect(savedEventNotifications(news, [{ userId: 'u1', eventId: 'e1' }], city, at)).toEqual([

@@ -24,12 +24,17 @@ export function savedEventNotifications(news: readonly SavedEventNews[], savers:
     if (!n) return [];
     const link = `/events/${eventId}`;
     switch (n.kind) {
+      // One of several sources (its record merged into the event) speaks for itself: the page says what the others say.
       case 'cancelled':
-        return [{ userId, type: 'info' as const, title: 'Saved event cancelled', message: `“${n.title}” (${when(n.start, n.allDay)}) is cancelled, says its source.`, link, at }];
+        return n.by
+          ? [{ userId, type: 'info' as const, title: 'A source cancelled a saved event', message: `“${n.title}” (${when(n.start, n.allDay)}) is cancelled, says ${n.by}, one of the sources that list it: see what the others say on its page.`, link, at }]
+          : [{ userId, type: 'info' as const, title: 'Saved event cancelled', message: `“${n.title}” (${when(n.start, n.allDay)}) is cancelled, says its source.`, link, at }];
       case 'postponed':
-        return [{ userId, type: 'info' as const, title: 'Saved event postponed', message: `“${n.title}” (${when(n.start, n.allDay)}) is postponed, says its source, with no new date yet.`, link, at }];
+        return n.by
+          ? [{ userId, type: 'info' as const, title: 'A source postponed a saved event', message: `“${n.title}” (${when(n.start, n.allDay)}) is postponed, says ${n.by}, one of the sources that list it: see what the others say on its page.`, link, at }]
+          : [{ userId, type: 'info' as const, title: 'Saved event postponed', message: `“${n.title}” (${when(n.start, n.allDay)}) is postponed, says its source, with no new date yet.`, link, at }];
       case 'relisted':
-        return [{ userId, type: 'info' as const, title: 'Saved event back on', message: `“${n.title}” (${when(n.start, n.allDay)}) is listed again by its source, which had said it was ${n.after ?? 'cancelled'}.`, link, at }];
+        return [{ userId, type: 'info' as const, title: 'Saved event back on', message: `“${n.title}” (${when(n.start, n.allDay)}) is listed again by ${n.by ?? 'its source'}, which had said it was ${n.after ?? 'cancelled'}.`, link, at }];
       case 'moved':
         return [{ userId, type: 'info' as const, title: 'Saved event moved', message: `“${n.title}” now starts ${when(n.to, n.allDay)} (it was ${when(n.from, n.allDay)}).`, link, at }];
     }

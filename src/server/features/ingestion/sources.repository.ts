@@ -45,6 +45,10 @@ export interface RunEventRow extends EventItemFields {
   mergedInto: string | null;
   premergeStatus: EventStatus | null;
   contributedBy: string | null;
+  /** Set, with the mark, for a record that arrives saying its event is cancelled or postponed (merged into the event it is one with). */
+  goneAt: Date | null;
+  cancelledBySource: boolean;
+  postponedBySource: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -75,6 +79,8 @@ export interface EventUpdate extends EventItemFields {
 export interface LinkedEvent extends EventItemFields {
   id: string;
   status: string;
+  /** For a record merged into another event (status 'merged'): that event, whose savers hear what this source says. */
+  mergedInto: string | null;
   /** The fields an admin corrected (events.edited_fields): a changed item leaves them as they are. */
   editedFields: string[];
   goneAt: Date | null;
@@ -127,17 +133,17 @@ const EVENT_COLUMNS: ColumnSpec<RunEventRow>[] = [
   ['merged_into', 'uuid', (r) => r.mergedInto],
   ['premerge_status', 'text', (r) => r.premergeStatus],
   ['contributed_by', 'uuid', (r) => r.contributedBy],
+  ['gone_at', 'timestamptz', (r) => iso(r.goneAt)],
+  ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource],
+  ['postponed_by_source', 'boolean', (r) => r.postponedBySource],
   ['created_at', 'timestamptz', (r) => iso(r.createdAt)],
   ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)],
 ];
 
 /** The columns a copy of an event takes from it (a split's copy gets its own id, source type, merge state and times). */
-export const COPIED_EVENT_COLUMNS: readonly string[] = [
-  ...EVENT_COLUMNS.map(([name]) => name).filter((name) => !['id', 'source_type', 'merged_into', 'premerge_status', 'created_at', 'updated_at'].includes(name)),
-  'gone_at',
-  'cancelled_by_source',
-  'postponed_by_source',
-];
+export const COPIED_EVENT_COLUMNS: readonly string[] = EVENT_COLUMNS.map(([name]) => name).filter(
+  (name) => !['id', 'source_type', 'merged_into', 'premerge_status', 'created_at', 'updated_at'].includes(name),
+);
 
 /** What a run may change on an event it links (the id first). */
 const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource], ['postponed_by_source', 'boolean', (r) => r.postponedBySource], ['filled', 'jsonb', (r) => JSON.stringify(r.filled)], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
@@ -283,6 +289,7 @@ export function createSourcesRepository(db: Db) {
             .select({
               id: events.id,
               status: events.status,
+              mergedInto: events.mergedInto,
               goneAt: events.goneAt,
               cancelledBySource: events.cancelledBySource,
               postponedBySource: events.postponedBySource,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PENDING_PAGE, type EventSummary } from '../../../contract/events.ts';
 import type { SourceResponse } from '../../../contract/ingestion.ts';
 import { dismissToast } from '../../components/ui/use-toast.ts';
-import { buildEvent, buildUser, json, renderApp, stubFetch, type Handler } from '../events/test-helpers.tsx';
+import { buildEvent, buildSaved, buildUser, json, renderApp, stubFetch, type Handler } from '../events/test-helpers.tsx';
 import { fromZonedInput, toZonedInput } from '../../lib/city-time.ts';
 import { AdminOverlay } from './admin-overlay.tsx';
 
@@ -230,7 +230,7 @@ describe('AdminOverlay for admins', () => {
 
 describe('AdminOverlay for other users', () => {
   it('is My Events: the Discover hint and links to the saved events', async () => {
-    const fav = buildEvent({ title: 'Night Market', isFavorited: true });
+    const fav = buildSaved({ title: 'Night Market' });
     const fetchFn = stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([fav]) : undefined));
     renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
     const dialog = await screen.findByRole('dialog', { name: 'My Events' });
@@ -242,10 +242,10 @@ describe('AdminOverlay for other users', () => {
   });
 
   it('marks a saved event that every source has dropped, one a source cancelled, and one a source postponed', async () => {
-    const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), removedBySource: false, cancelledBySource: false, postponedBySource: false };
-    const dropped = { ...buildEvent({ id: 'e-dropped', title: 'Winter Showcase', isFavorited: true }), removedBySource: true, cancelledBySource: false, postponedBySource: false };
-    const cancelled = { ...buildEvent({ id: 'e-cancelled', title: 'Lantern Walk', isFavorited: true }), removedBySource: true, cancelledBySource: true, postponedBySource: false };
-    const postponed = { ...buildEvent({ id: 'e-postponed', title: 'Spring Parade', isFavorited: true }), removedBySource: true, cancelledBySource: false, postponedBySource: true };
+    const kept = buildSaved({ id: 'e-kept', title: 'Night Market' });
+    const dropped = buildSaved({ id: 'e-dropped', title: 'Winter Showcase', removedBySource: true });
+    const cancelled = buildSaved({ id: 'e-cancelled', title: 'Lantern Walk', removedBySource: true, cancelledBySource: true });
+    const postponed = buildSaved({ id: 'e-postponed', title: 'Spring Parade', removedBySource: true, postponedBySource: true });
     stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([kept, dropped, cancelled, postponed]) : undefined));
     renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
     const dialog = await screen.findByRole('dialog', { name: 'My Events' });
@@ -259,15 +259,20 @@ describe('AdminOverlay for other users', () => {
     expect(within(item('Spring Parade')).queryByText('Removed by the source')).toBeNull();
   });
 
+  it('says when sources disagree about a saved event: one calls it off while another still lists it', async () => {
+    const cancelled = buildSaved({ id: 'e-c', title: 'Poetry Reading', removedBySource: true, cancelledBySource: true, calledOffBy: [{ name: 'Central Library', kind: 'cancelled' }], stillListedBy: ['Poetry Blog'] });
+    const listed = buildSaved({ id: 'e-l', title: 'Chess Night', calledOffBy: [{ name: 'Poetry Blog', kind: 'postponed' }], stillListedBy: ['Central Library'] });
+    stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([cancelled, listed]) : undefined));
+    renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
+    const dialog = await screen.findByRole('dialog', { name: 'My Events' });
+    const item = async (name: string) => (await within(dialog).findByRole('link', { name })).closest('li')!;
+    expect(within(await item('Poetry Reading')).getByTestId('saved-removed').textContent).toBe('Cancelled · Poetry Blog still lists it');
+    expect(within(await item('Chess Night')).getByTestId('saved-disagree').textContent).toBe('Sources disagree: Poetry Blog says it is postponed, while Central Library still lists it');
+    expect(within(await item('Chess Night')).queryByTestId('saved-removed')).toBeNull();
+  });
+
   it('lists upcoming saved events first, then the ones that have ended under Past events, the latest first', async () => {
-    const saved = (id: string, title: string, startDate: string, ended: boolean) => ({
-      ...buildEvent({ id, title, startDate, isFavorited: true }),
-      removedBySource: false,
-      cancelledBySource: false,
-      postponedBySource: false,
-      endGiven: true,
-      ended,
-    });
+    const saved = (id: string, title: string, startDate: string, ended: boolean) => buildSaved({ id, title, startDate, ended });
     // The server's order: soonest start first.
     const list = [
       saved('e-old', 'Spring Fair', '2026-04-01T18:00:00.000Z', true),
@@ -285,7 +290,7 @@ describe('AdminOverlay for other users', () => {
   });
 
   it('says when every saved event has ended that none is upcoming, and lists them as past', async () => {
-    const past = { ...buildEvent({ id: 'e-past', title: 'Spring Fair', isFavorited: true }), removedBySource: false, cancelledBySource: false, postponedBySource: false, endGiven: true, ended: true };
+    const past = buildSaved({ id: 'e-past', title: 'Spring Fair', ended: true });
     stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([past]) : undefined));
     renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
     const dialog = await screen.findByRole('dialog', { name: 'My Events' });
@@ -296,9 +301,8 @@ describe('AdminOverlay for other users', () => {
   });
 
   it('marks a saved event an admin turned down as removed from Townbeat, still linking to its page', async () => {
-    const marks = { removedBySource: false, cancelledBySource: false, postponedBySource: false };
-    const kept = { ...buildEvent({ id: 'e-kept', title: 'Night Market', isFavorited: true }), ...marks };
-    const rejected = { ...buildEvent({ id: 'e-rejected', title: 'Harvest Supper', isFavorited: true, status: 'rejected' }), ...marks };
+    const kept = buildSaved({ id: 'e-kept', title: 'Night Market' });
+    const rejected = buildSaved({ id: 'e-rejected', title: 'Harvest Supper', status: 'rejected' });
     stubFetch((url) => (url.pathname === '/api/user/favorites' ? json([kept, rejected]) : undefined));
     renderApp(<AdminOverlay open onOpenChange={() => {}} />, { user: buildUser() });
     const dialog = await screen.findByRole('dialog', { name: 'My Events' });

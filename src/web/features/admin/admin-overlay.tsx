@@ -1,7 +1,7 @@
 import { Check, Pencil, Settings2, X } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { CATEGORIES, EventPatch, PENDING_PAGE, type EventSummary, type SavedEvent } from '../../../contract/events.ts';
+import { CATEGORIES, EventPatch, namesOf, PENDING_PAGE, sourcesDisagree, type EventSummary, type SavedEvent } from '../../../contract/events.ts';
 import { fromZonedInput, toZonedInput } from '../../lib/city-time.ts';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -105,6 +105,13 @@ function SavedEventItem({ event: e, onNavigate }: { event: SavedEvent; onNavigat
         // What the source says of the event itself first; else that Townbeat no longer lists it (an admin turned it down).
         <span className="text-sm font-semibold text-destructive" data-testid="saved-removed">
           {e.cancelledBySource ? 'Cancelled' : e.postponedBySource ? 'Postponed' : e.removedBySource ? 'Removed by the source' : 'Removed from Townbeat'}
+          {e.removedBySource && e.stillListedBy.length > 0 && ` · ${namesOf(e.stillListedBy)} still ${e.stillListedBy.length === 1 ? 'lists' : 'list'} it`}
+        </span>
+      )}
+      {!e.removedBySource && e.status !== 'rejected' && sourcesDisagree(e) && (
+        // Listed, while a source whose record was merged into it calls it off.
+        <span className="text-sm font-semibold text-accent" data-testid="saved-disagree">
+          Sources disagree: {sourcesDisagree(e)}
         </span>
       )}
     </li>

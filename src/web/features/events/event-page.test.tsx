@@ -153,6 +153,26 @@ describe('EventPage', { timeout: 30_000 }, () => {
     expect(screen.queryByText('Removed by the source')).toBeNull();
   });
 
+  it('says when sources disagree: one calls the event off while another still lists it', async () => {
+    // The event's own source cancelled it; the blog's record merged into it still lists it.
+    const c = buildDetail({ title: 'Poetry Reading', removedBySource: true, cancelledBySource: true, calledOffBy: [{ name: 'Central Library', kind: 'cancelled' }], stillListedBy: ['Poetry Blog'] });
+    stubFetch((url) => (url.pathname === `/api/events/${c.id}` ? json(c) : undefined));
+    const cancelled = renderApp(page, { path: `/events/${c.id}` });
+    const told = await screen.findByTestId('removed-by-source');
+    expect(within(told).getByRole('heading', { name: 'Cancelled' })).toBeTruthy();
+    expect(told.textContent).toContain('Central Library says it is cancelled, so it is no longer listed. Poetry Blog still lists it: check with the organiser before you give up on it.');
+    cancelled.unmount();
+
+    // The other way round: listed, as its own source still lists it; the page says two sources say otherwise.
+    const l = buildDetail({ title: 'Poetry Reading', calledOffBy: [{ name: 'Poetry Blog', kind: 'postponed' }, { name: 'City Arts', kind: 'cancelled' }], stillListedBy: ['Central Library'] });
+    stubFetch((url) => (url.pathname === `/api/events/${l.id}` ? json(l) : undefined));
+    renderApp(page, { path: `/events/${l.id}` });
+    const notice = await screen.findByTestId('sources-disagree');
+    expect(within(notice).getByRole('heading', { name: 'Sources disagree' })).toBeTruthy();
+    expect(notice.textContent).toContain('Poetry Blog says it is postponed; City Arts says it is cancelled, while Central Library still lists it, so it stays listed.');
+    expect(screen.queryByTestId('removed-by-source')).toBeNull();
+  });
+
   it('lets admins split a merged event back into its sources after confirming, then refreshes it', async () => {
     const sources = [
       { sourceType: 'ical', url: 'https://arts.example/murals', name: 'Arts calendar' },

@@ -1,7 +1,7 @@
 import { ArchiveX, ArrowLeft, CalendarCheck, CalendarClock, CalendarDays, CalendarPlus, ExternalLink, Hourglass, MapPin, Share2, Ticket, Users } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import type { Neighbourhood } from '../../../contract/city.ts';
-import { priceLabel, type EventDetail } from '../../../contract/events.ts';
+import { namesOf, priceLabel, sourcesDisagree, type EventDetail } from '../../../contract/events.ts';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
@@ -211,6 +211,15 @@ export default function EventPage() {
   // An end the source never gave (a default duration, for listing) is not shown as if it had.
   const until = event.endGiven ? formatEventEnd(event, tz, locale) : '';
   const elsewhere = browserTimeZone() !== tz;
+  // Which sources call it off, and which still list it: people learn when sources disagree.
+  const saidBy = (kind: 'cancelled' | 'postponed') => {
+    const names = event.calledOffBy.filter((s) => s.kind === kind).map((s) => s.name);
+    return names.length ? namesOf(names) : null;
+  };
+  const disagree = sourcesDisagree(event);
+  const stillListed = event.stillListedBy.length
+    ? `${namesOf(event.stillListedBy)} still ${event.stillListedBy.length === 1 ? 'lists' : 'list'} it: check with the organiser before you give up on it. `
+    : '';
   const hasPosition = event.lat !== null && event.lng !== null;
 
   return (
@@ -286,6 +295,19 @@ export default function EventPage() {
         </div>
       )}
 
+      {!event.removedBySource && disagree && (
+        // A source whose record was merged into this one calls it off while the event's own still lists it.
+        <div data-testid="sources-disagree" className="mt-4 flex items-start gap-3 rounded-lg border border-accent/40 bg-accent-soft p-4">
+          <CalendarClock className="mt-0.5 h-5 w-5 shrink-0 text-accent" aria-hidden />
+          <div>
+            <h2 className="font-semibold text-accent">Sources disagree</h2>
+            <p className="mt-1 text-sm">
+              {disagree}, so it stays listed. Check with the organiser before you go.
+            </p>
+          </div>
+        </div>
+      )}
+
       {event.removedBySource && (
         <div data-testid="removed-by-source" className="mt-4 flex items-start gap-3 rounded-lg border border-destructive/40 bg-destructive/10 p-4">
           {event.postponedBySource && !event.cancelledBySource ? (
@@ -297,13 +319,16 @@ export default function EventPage() {
             {event.cancelledBySource ? (
               <>
                 <h2 className="font-semibold text-destructive">Cancelled</h2>
-                <p className="mt-1 text-sm">The source that listed this event says it is cancelled, so it is no longer listed. This page is kept for people who saved it.</p>
+                <p className="mt-1 text-sm">
+                  {saidBy('cancelled') ?? 'The source that listed this event'} says it is cancelled, so it is no longer listed. {stillListed}This page is kept for people who saved it.
+                </p>
               </>
             ) : event.postponedBySource ? (
               <>
                 <h2 className="font-semibold text-destructive">Postponed</h2>
                 <p className="mt-1 text-sm">
-                  The source that listed this event says it is postponed and gives no new date yet, so it will not take place at the time shown and is no longer listed. This page is kept for people who saved it.
+                  {saidBy('postponed') ?? 'The source that listed this event'} says it is postponed and gives no new date yet, so it will not take place at the time shown and is no longer listed.{' '}
+                  {stillListed}This page is kept for people who saved it.
                 </p>
               </>
             ) : (

@@ -5,7 +5,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { AuthUser } from '../../../contract/auth.ts';
 import type { PublicConfig } from '../../../contract/city.ts';
-import type { EventDetail, EventSummary } from '../../../contract/events.ts';
+import type { EventDetail, EventSummary, SavedEvent } from '../../../contract/events.ts';
 import { Providers } from '../../app/providers.tsx';
 import { createQueryClient } from '../../lib/api-client.ts';
 import { AUTH_USER_KEY } from '../auth/auth.queries.ts';
@@ -70,7 +70,12 @@ export function buildEvent(over: Partial<EventSummary> = {}): EventSummary {
 
 export function buildDetail(over: Partial<EventDetail> = {}): EventDetail {
   const base = buildEvent(over);
-  return { ...base, description: 'A night of music.\n\nDoors at 6.', endGiven: true, ended: false, sources: [], removedBySource: false, cancelledBySource: false, postponedBySource: false, mergedRecords: 0, dates: [{ id: base.id, startDate: base.startDate, endDate: base.endDate }], ...over };
+  return { ...base, description: 'A night of music.\n\nDoors at 6.', endGiven: true, ended: false, sources: [], removedBySource: false, cancelledBySource: false, postponedBySource: false, calledOffBy: [], stillListedBy: [], mergedRecords: 0, dates: [{ id: base.id, startDate: base.startDate, endDate: base.endDate }], ...over };
+}
+
+/** A saved event as /api/user/favorites answers it: listed, upcoming, unless `over` says otherwise. */
+export function buildSaved(over: Partial<SavedEvent> = {}): SavedEvent {
+  return { ...buildEvent({ isFavorited: true, ...over }), removedBySource: false, cancelledBySource: false, postponedBySource: false, calledOffBy: [], stillListedBy: [], endGiven: true, ended: false, ...over };
 }
 
 export const json = (body: unknown, init: ResponseInit = {}) =>

@@ -20,6 +20,8 @@ export function newEventRow(
     /** When the item is one with a listed event: that event; the row is kept, merged, with its own status for a split. */
     mergedInto?: string | null;
     contributedBy?: string | null;
+    /** The item says its event is cancelled or postponed: a record kept gone, saying so (only ever merged into the event it is one with). */
+    off?: 'cancelled' | 'postponed';
   },
 ): RunEventRow {
   return {
@@ -37,6 +39,9 @@ export function newEventRow(
     mergedInto: o.mergedInto ?? null,
     premergeStatus: o.mergedInto ? o.status : null,
     contributedBy: o.contributedBy ?? null,
+    goneAt: o.off ? o.now : null,
+    cancelledBySource: o.off === 'cancelled',
+    postponedBySource: o.off === 'postponed',
     createdAt: o.now,
     updatedAt: o.now,
   };

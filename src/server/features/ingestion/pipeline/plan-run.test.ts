@@ -33,7 +33,7 @@ const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
   ...over,
 });
 /** The event a source's item made, as a run reads it back: the item's fields, listed and approved. */
-const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', editedFields: [], goneAt: null, cancelledBySource: false, postponedBySource: false, filled: {}, ...itemFields(n), ...over });
+const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', mergedInto: null, editedFields: [], goneAt: null, cancelledBySource: false, postponedBySource: false, filled: {}, ...itemFields(n), ...over });
 const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   id: '00000000-0000-4000-8000-00000000000a',
   title: 'Holiday Makers Fair',
@@ -70,6 +70,33 @@ describe('planRun', () => {
     expect(plan.newEvents[0]).toMatchObject({ status: 'merged', mergedInto: listed({}).id, premergeStatus: 'approved', title: 'Holiday Makers Fair' });
     expect(plan.newLinks).toHaveLength(1);
     expect(plan.announce).toEqual([]);
+  });
+
+  it("keeps an item that arrives cancelled or postponed as a record of the event it is one with, saying so; else drops it", () => {
+    const there = { venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 };
+    const into = listed({}).id;
+    for (const off of ['cancelled', 'postponed'] as const) {
+      const plan = planRun([item({ ...there, [off]: true })], state({ nearby: [listed({})] }));
+      expect(plan.counts).toMatchObject({ created: 0, merged: 1, rejected: 0, calledOffMerged: ['Holiday Makers Fair'], cancelledUnlisted: [], postponedUnlisted: [] });
+      expect(plan.newEvents).toEqual([
+        expect.objectContaining({ status: 'merged', mergedInto: into, goneAt: now, cancelledBySource: off === 'cancelled', postponedBySource: off === 'postponed' }),
+      ]);
+      expect(plan.newLinks).toHaveLength(1);
+      // Whoever saved the event hears it as this source's word; open pages learn it.
+      expect(plan.news).toEqual([{ id: into, by: 'Listings', title: 'Holiday Makers Fair', allDay: false, kind: off, start: item({}).start }]);
+      expect(plan.announce).toEqual([{ id: into, action: 'updated' }]);
+    }
+    // One with nothing listed to be one with (or only thin evidence: no proposal for it) is never stored.
+    for (const nearby of [[], [listed({})]]) {
+      const plan = planRun([item({ cancelled: true })], state({ nearby }));
+      expect(plan.counts).toMatchObject({ created: 0, merged: 0, rejected: 1, cancelledUnlisted: ['Holiday Makers Fair'], calledOffMerged: [] });
+      expect(plan.newEvents).toEqual([]);
+      expect(plan.newVenues).toEqual([]);
+      expect(plan.pairs).toEqual([]);
+      expect(plan.news).toEqual([]);
+    }
+    // A new item listed as usual is no record of anything gone.
+    expect(planRun([item(there)], state()).newEvents[0]).toMatchObject({ status: 'approved', goneAt: null, cancelledBySource: false, postponedBySource: false });
   });
 
   it('proposes a pair with thin evidence and lists both', () => {
@@ -178,6 +205,13 @@ describe('planRun', () => {
     // Back after only leaving the feed (which was not announced): not news either.
     expect(news(linked({ goneAt: earlier }), shown)).toEqual([]);
     expect(news(linked({ goneAt: earlier }), item({ price: 5 }))).toEqual([]);
+    // A record merged into another event: that event's savers hear it, as this source's word; its move is not theirs.
+    const into = '00000000-0000-4000-8000-0000000000e1';
+    const merged = (over: Partial<LinkedEvent>) => linked({ status: 'merged', mergedInto: into, ...over });
+    const by = state({}).source.name;
+    expect(news(merged({}), item({ cancelled: true }))).toEqual([{ id: into, by, title: shown.title, allDay: false, kind: 'cancelled', start: shown.start }]);
+    expect(news(merged({ goneAt: earlier, cancelledBySource: true }), shown)).toEqual([{ id: into, by, title: shown.title, allDay: false, kind: 'relisted', start: shown.start }]);
+    expect(news(merged({}), item({ start: later }))).toEqual([]);
   });
 
   it('takes an event its source postpones out of lists, marked postponed, and lists it again when the source gives a new date', () => {
@@ -223,8 +257,10 @@ describe('planRun', () => {
     const plan = planRun([item({ externalId: 'new', title: 'Lantern Parade', postponed: true })], state({ nearby: [listed({ title: 'Lantern Parade' })] }));
     expect(plan).toMatchObject({ newEvents: [], newLinks: [], updates: [], pairs: [], announce: [], news: [] });
     expect(plan.counts).toMatchObject({ created: 0, merged: 0, rejected: 1, postponedUnlisted: ['Lantern Parade'], cancelledUnlisted: [] });
-    // Nothing to match it with, so no listed events are read for it.
-    expect(slotWindows([item({ postponed: true })], () => false)).toEqual([]);
+    // (Not one with the listed parade: no place on its side.) Listed events near its start are read
+    // for it all the same, to find an event it may be one with; for one the source linked before, none.
+    expect(slotWindows([item({ postponed: true })], () => false)).toHaveLength(1);
+    expect(slotWindows([item({ postponed: true })], () => true)).toEqual([]);
   });
 
   it('records whether an end is given on rows stored before it was known, from the unchanged item, without calling it an update', () => {

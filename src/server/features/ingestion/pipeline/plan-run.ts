@@ -25,6 +25,8 @@ export interface RunCounts {
   postponedUnlisted: string[];
   /** Titles of the events the source now says are postponed, with no new date yet (counted in `updated`). */
   postponed: string[];
+  /** Titles of this source's records merged into another source's event that it now says are cancelled or postponed (counted in `updated`). */
+  calledOffMerged: string[];
 }
 
 export interface RunSource {
@@ -78,7 +80,13 @@ export interface RunPlan {
   counts: RunCounts;
 }
 
-export type SavedEventNews = { id: string; title: string; allDay: boolean } & (
+export type SavedEventNews = {
+  id: string;
+  title: string;
+  allDay: boolean;
+  /** The source, named when it is one of several (its record was merged into the event): it speaks for itself, not for the event. */
+  by?: string;
+} & (
   | { kind: 'cancelled' | 'postponed'; start: Date }
   /** Listed again after the source said it was cancelled, or (`after`) postponed; `start` is its time now. */
   | { kind: 'relisted'; start: Date; after?: 'postponed' }
@@ -100,9 +108,13 @@ export function itemHash(n: NormalisedEvent): string {
 type Status = NearbyEvent['status'];
 const slotOf = (d: Date) => Math.floor(d.getTime() / START_WINDOW_MS);
 
-/** The [from, to) windows to read for items that may need a match: their slot and the ones either side, merged. */
+/**
+ * The [from, to) windows to read for items that may need a match (new ones, those that arrive
+ * cancelled or postponed included: each may be one with a listed event): their slot and the ones
+ * either side, merged.
+ */
 export function slotWindows(items: readonly NormalisedEvent[], isLinked: (n: NormalisedEvent) => boolean): { from: Date; to: Date }[] {
-  const slots = [...new Set(items.filter((i) => !offBySource(i) && !isLinked(i)).map((i) => slotOf(i.start)))].sort((a, b) => a - b);
+  const slots = [...new Set(items.filter((i) => !isLinked(i)).map((i) => slotOf(i.start)))].sort((a, b) => a - b);
   const windows: { from: Date; to: Date }[] = [];
   for (const k of slots) {
     const last = windows[windows.length - 1];
@@ -193,7 +205,7 @@ const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, 
  */
 export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
   const { source, now } = state;
-  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [], postponedUnlisted: [], postponed: [] } };
+  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [], postponedUnlisted: [], postponed: [], calledOffMerged: [] } };
   const matcher = createMatcher(state.nearby, state.listedBySource);
   const venueIds = new Map(state.venues);
   // By event id: when two items link one event, the last one's values win, as they would one by one.
@@ -223,9 +235,18 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     return id;
   };
 
+  /**
+   * Who hears what the source says of `old`: the savers of the listed event itself, or, for a record
+   * merged into another event, that event's savers, told which source says it (another may still list it).
+   */
+  const heardBy = (old: LinkedEvent): { id: string; by?: string } | null =>
+    old.status === 'approved' ? { id: old.id } : old.status === 'merged' && old.mergedInto ? { id: old.mergedInto, by: source.name } : null;
   /** Back on after the source said it was cancelled or postponed (at its new time, if it moved too). */
-  const relistedNews = (old: LinkedEvent, title: string, allDay: boolean, start: Date): SavedEventNews[] =>
-    old.cancelledBySource ? [{ id: old.id, title, allDay, kind: 'relisted', start }] : old.postponedBySource ? [{ id: old.id, title, allDay, kind: 'relisted', start, after: 'postponed' }] : [];
+  const relistedNews = (old: LinkedEvent, title: string, allDay: boolean, start: Date): SavedEventNews[] => {
+    const to = heardBy(old);
+    if (!to) return [];
+    return old.cancelledBySource ? [{ ...to, title, allDay, kind: 'relisted', start }] : old.postponedBySource ? [{ ...to, title, allDay, kind: 'relisted', start, after: 'postponed' }] : [];
+  };
 
   const applyLinked = (n: NormalisedEvent, eventId: string, hash: string) => {
     plan.seen.push({ externalId: n.externalId, contentHash: hash });
@@ -241,10 +262,8 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
         updates.set(old.id, { ...old, endGiven, goneAt: null, cancelledBySource: false, postponedBySource: false, updatedAt: now });
         plan.counts.updated += 1;
         plan.counts.relisted.push(old.title);
-        if (old.status === 'approved') {
-          plan.announce.push({ id: old.id, action: 'updated' });
-          plan.news.push(...relistedNews(old, old.title, old.allDay, old.startDate));
-        }
+        if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
+        plan.news.push(...relistedNews(old, old.title, old.allDay, old.startDate));
       } else if (old.endGiven === null && !updates.has(old.id)) updates.set(old.id, { ...old, endGiven, updatedAt: now });
       return;
     }
@@ -257,11 +276,13 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       if (!old.goneAt || old.cancelledBySource !== marks.cancelledBySource || old.postponedBySource !== marks.postponedBySource) {
         const patch = eventPatch(n, old);
         updates.set(old.id, { id: old.id, ...patch, goneAt: old.goneAt ?? now, ...marks, updatedAt: now });
-        plan.counts[kind].push(patch.title);
-        if (old.status === 'approved') {
-          plan.announce.push({ id: old.id, action: 'updated' });
-          plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind, start: patch.startDate });
-        }
+        const to = heardBy(old);
+        // A record merged into another source's event: that event stays as its own record has it.
+        (to?.by ? plan.counts.calledOffMerged : plan.counts[kind]).push(patch.title);
+        if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
+        if (to) plan.news.push({ ...to, title: patch.title, allDay: patch.allDay, kind, start: patch.startDate });
+        // The event this record is merged into now says a source calls it off: open pages learn it.
+        if (to?.by) plan.announce.push({ id: to.id, action: 'updated' });
         plan.counts.updated += 1;
       }
       return;
@@ -271,18 +292,25 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
       plan.counts.updated += 1;
       if (old.goneAt) plan.counts.relisted.push(patch.title);
+      // A merged record's move is not the event's (its own record gives the start); its coming back is news.
+      const back = relistedNews(old, patch.title, patch.allDay, patch.startDate);
+      plan.news.push(...back);
       if (old.status === 'approved') {
         plan.announce.push({ id: old.id, action: 'updated' });
-        const back = relistedNews(old, patch.title, patch.allDay, patch.startDate);
-        if (back.length) plan.news.push(...back);
-        else if (patch.startDate.getTime() !== old.startDate.getTime()) plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'moved', from: old.startDate, to: patch.startDate });
+        if (!back.length && patch.startDate.getTime() !== old.startDate.getTime()) plan.news.push({ id: old.id, title: patch.title, allDay: patch.allDay, kind: 'moved', from: old.startDate, to: patch.startDate });
       }
     }
   };
 
-  const addNew = (n: NormalisedEvent, hash: string) => {
+  /**
+   * A new item: a new event, or a record merged into the listed event it is one with. An item that
+   * arrives saying it is cancelled or postponed (`off`) is never listed: it is kept only as a record
+   * of the event it is one with, saying so (its page tells that the sources disagree), or not at all.
+   */
+  const addNew = (n: NormalisedEvent, hash: string, off?: 'cancelled' | 'postponed') => {
     const id = randomUUID();
-    const venueId = venueOf(n);
+    // An item called off only looks its venue up: a venue is added for what is stored.
+    const venueId = off ? (n.venueName ? (venueIds.get(venueKey(n.venueName)) ?? null) : null) : venueOf(n);
     const c = state.classify(n);
     const status = source.trusted && c.confidence >= state.approveConfidence ? 'approved' : 'pending';
     const me = { id, status, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox, url: n.url } satisfies Comparable & { id: string; status: Status };
@@ -290,11 +318,22 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     // Admins' decisions may have shown that pairs this alike are one event.
     const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && !p.adminOnly && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
     const into = best?.id ?? learned?.id ?? null;
-    plan.newEvents.push(newEventRow(n, { id, now, sourceType: source.sourceType, classification: c, status, venueId, isVerified: source.trusted, isDemo: source.isDemo, mergedInto: into }));
+    if (off && !into) {
+      // Never listed, and not to be: a cancelled item, or a postponed one until the source gives a date.
+      plan.counts.rejected += 1;
+      plan.counts[off === 'cancelled' ? 'cancelledUnlisted' : 'postponedUnlisted'].push(n.title);
+      return;
+    }
+    plan.newEvents.push(newEventRow(n, { id, now, sourceType: source.sourceType, classification: c, status, venueId: off ? venueOf(n) : venueId, isVerified: source.trusted, isDemo: source.isDemo, mergedInto: into, off }));
     plan.newLinks.push(link(id, n, hash));
     if (into) {
       matcher.markMine(into);
       plan.counts.merged += 1;
+      if (off) {
+        plan.counts.calledOffMerged.push(n.title);
+        plan.news.push({ id: into, by: source.name, title: n.title, allDay: n.allDay, kind: off, start: n.start });
+        plan.announce.push({ id: into, action: 'updated' });
+      }
       return;
     }
     matcher.add(me);
@@ -313,16 +352,8 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     const hash = itemHash(n);
     const linkedId = state.links.get(n.externalId)?.eventId;
     if (linkedId) applyLinked(n, linkedId, hash);
-    else if (n.cancelled) {
-      plan.counts.rejected += 1;
-      plan.counts.cancelledUnlisted.push(n.title);
-    } else if (n.postponed) {
-      // Never listed, and not to be until the source gives a date.
-      plan.counts.rejected += 1;
-      plan.counts.postponedUnlisted.push(n.title);
-    }
     // Each item id appears once: the service drops repeats before planning.
-    else addNew(n, hash);
+    else addNew(n, hash, n.cancelled ? 'cancelled' : n.postponed ? 'postponed' : undefined);
   }
   plan.updates = [...updates.values()];
   return plan;
