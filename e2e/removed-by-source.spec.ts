@@ -178,3 +178,24 @@ test('most of a source missing at once stays listed; an admin who knows it is go
   await expect(card.getByRole('list', { name: 'What the run noted' }).first()).toContainText('5 entries were removed by an admin, confirmed gone from the source');
   expect(await listed()).toEqual([titles[0]]);
 });
+
+test("sources disagree about a demo event: its page and My Events say who calls it off and who still lists it", async ({ page }) => {
+  // The demo's meetup calendar says the open house is cancelled; its community news still lists it (demo/feeds/README.md).
+  const title = "Freelancers' Co-working Open House";
+  const found = (await ok(page.request.get(`/api/events?search=${encodeURIComponent('co-working open house')}&limit=10`))) as { id: string; title: string }[];
+  const id = found.find((e) => e.title === title)?.id;
+  expect(id, JSON.stringify(found)).toBeTruthy();
+  const said = 'PDX Tech & Business Meetups (demo) says it is cancelled, while PDX Community News (demo) still lists it';
+
+  await signUpThroughUi(page);
+  await saveOnItsPage(page, id!, title);
+  const notice = page.getByTestId('sources-disagree');
+  await expect(notice.getByRole('heading', { name: 'Sources disagree' })).toBeVisible();
+  await expect(notice).toContainText(`${said}, so it stays listed. Check with the organiser before you go.`);
+  await expect(page.getByTestId('removed-by-source')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'My Events' }).click();
+  const item = page.getByRole('list', { name: 'Saved events' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: title }) });
+  await expect(item.getByTestId('saved-disagree')).toHaveText(`Sources disagree: ${said}`);
+});
