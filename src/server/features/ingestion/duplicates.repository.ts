@@ -12,6 +12,21 @@ import { fillChanges, ownValues, sameFilled } from './pipeline/merge-fill.ts';
 
 export type DuplicatePairRow = typeof duplicatePairs.$inferSelect;
 
+/** One side of an event and a record merged into it, as dedup compares them again. */
+export interface MergedPairSide {
+  id: string;
+  title: string;
+  start: Date;
+  allDay: boolean;
+  venueName: string;
+  venueId: string | null;
+  address: string | null;
+  lat: number | null;
+  lng: number | null;
+  geoApprox: boolean;
+  url: string | null;
+}
+
 /** An open proposal whose two events are both still listed on their own (not merged since). */
 const stillOpen = and(
   eq(duplicatePairs.status, 'open'),
@@ -141,6 +156,29 @@ export function createDuplicatesRepository(db: Db) {
         .onConflictDoUpdate({ target: [duplicatePairs.eventA, duplicatePairs.eventB], set: { status, decidedBy: by, decidedAt: at } });
     },
     lockEvents,
+    /**
+     * Each listed-again-able record merged into an event (not gone), with the event, where one of
+     * the two is among `ids`: what a run compares again once it has written what its source says now.
+     */
+    async liveMergedPairs(ids: readonly string[]): Promise<{ event: MergedPairSide; record: MergedPairSide & { premergeStatus: string | null; sourceName: string } }[]> {
+      if (!ids.length) return [];
+      const side = (t: string) =>
+        sql.raw(
+          `json_build_object('id', ${t}.id, 'title', ${t}.title, 'start', ${t}.start_date, 'allDay', ${t}.all_day, 'venueName', ${t}.venue_name, 'venueId', ${t}.venue_id, 'address', ${t}.address, 'lat', ${t}.lat, 'lng', ${t}.lng, 'geoApprox', ${t}.geo_approx, 'url', ${t}.source_url)`,
+        );
+      const rows = await queryRows<{ event: Omit<MergedPairSide, 'start'> & { start: string }; record: Omit<MergedPairSide, 'start'> & { start: string }; premergeStatus: string | null; sourceName: string | null }>(
+        db,
+        sql`select ${side('e')} as event, ${side('r')} as record, r.premerge_status as "premergeStatus",
+            (select l.name from ${eventSources} l where l.event_id = r.id order by l.seen_at limit 1) as "sourceName"
+          from ${events} r join ${events} e on e.id = r.merged_into
+          where r.status = 'merged' and r.gone_at is null and (r.id = any(${sql.param([...ids])}::uuid[]) or e.id = any(${sql.param([...ids])}::uuid[]))
+          order by e.id, r.id`,
+      );
+      return rows.map((r) => ({
+        event: { ...r.event, start: new Date(r.event.start) },
+        record: { ...r.record, start: new Date(r.record.start), premergeStatus: r.premergeStatus, sourceName: r.sourceName ?? 'Another source' },
+      }));
+    },
     async findEvent(id: string) {
       const [row] = await db.select({ id: events.id, status: events.status, mergedInto: events.mergedInto, createdAt: events.createdAt }).from(events).where(eq(events.id, id));
       return row;

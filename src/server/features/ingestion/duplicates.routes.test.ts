@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, MOVED_APART, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
@@ -728,6 +728,51 @@ describe('events a source drops', () => {
     await api('POST', `/api/admin/sources/${blog.id}/run`);
     expect((await api('GET', `/api/events/${eventId}`)).json()).toMatchObject({ calledOffBy: [], stillListedBy: ['Venue', 'Blog'] });
     expect(await listed()).toEqual(['Poetry Reading']);
+  });
+
+  it('list a merged record on its own again once either source moves its start away: neither date hidden', async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place };
+    const { id: library } = await approvedSource([poetry]);
+    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const blogItem = { uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place };
+    const blog = await source('Blog', 'b', [blogItem]);
+    expect(blog.run).toMatchObject({ merged: 1 });
+    expect((await api('POST', `/api/user/favorites/${eventId}`, undefined, member)).statusCode).toBe(200);
+    // The listed events' starts (not merged, not gone), and Discover's card of the series.
+    const dates = async () =>
+      (await queryRows<{ start: Date }>(t.database.db, sql`select start_date as start from events where gone_at is null and status = 'approved' and title = 'Poetry Reading' order by start_date`)).map((r) => new Date(r.start).toISOString());
+    const card = async () => ((await api('GET', '/api/events?search=poetry')).json() as { startDate: string; moreDates: number }[]).map((e) => [e.startDate, e.moreDates]);
+
+    // Twenty minutes later: still one event (within the window), nothing said.
+    feeds.b = ics([{ ...blogItem, start: '20261210T195000' }]);
+    t.clock.advance(60_000);
+    expect(((await api('POST', `/api/admin/sources/${blog.id}/run`)).json() as { notes: unknown[] }).notes).toEqual([]);
+    expect(await listed()).toEqual(['Poetry Reading']);
+
+    // The blog moves it a week on: its record is listed on its own, the saver told, History says so.
+    feeds.b = ics([{ ...blogItem, start: '20261217T193000' }]);
+    t.clock.advance(60_000);
+    const run = (await api('POST', `/api/admin/sources/${blog.id}/run`)).json() as { notes: unknown[] };
+    expect(run.notes).toEqual([{ kind: 'relisted', reason: MOVED_APART, count: 1, examples: ['Poetry Reading'] }]);
+    expect(await dates()).toEqual(['2026-12-11T03:30:00.000Z', '2026-12-18T03:30:00.000Z']);
+    expect(await card()).toEqual([['2026-12-11T03:30:00.000Z', 1]]);
+    expect((await api('GET', `/api/events/${eventId}`)).json()).toMatchObject({ startDate: '2026-12-11T03:30:00.000Z', mergedRecords: 0, sources: [{ name: 'Venue' }] });
+    const bell = (await api('GET', '/api/notifications', undefined, member)).json() as { items: { title: string; message: string; link: string }[] };
+    const told = bell.items.find((n) => n.title === 'Sources disagree on a saved event');
+    expect(told?.message).toBe('Blog gives “Poetry Reading” another time, Thu, Dec 17 · 7:30 PM: listed on its own now, beside the one you saved (Thu, Dec 10 · 7:30 PM).');
+    expect(told?.link).not.toBe(`/events/${eventId}`);
+
+    // The other way round: a second event merges as the blog's record, then the library's own moves away from it.
+    await rerun(library, [poetry, { uid: 'chess@library', title: 'Chess Club', start: '20261212T180000', ...place }]);
+    feeds.b = ics([{ ...blogItem, start: '20261217T193000' }, { uid: 'chess@blog', title: 'Chess Club', start: '20261212T180000', ...place }]);
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${blog.id}/run`)).json()).toMatchObject({ merged: 1 });
+    const chessDates = async () => (await queryRows<{ start: Date }>(t.database.db, sql`select start_date as start from events where gone_at is null and status = 'approved' and title = 'Chess Club' order by start_date`)).map((r) => new Date(r.start).toISOString());
+    expect(await chessDates()).toEqual(['2026-12-13T02:00:00.000Z']);
+    const moved = await rerun(library, [poetry, { uid: 'chess@library', title: 'Chess Club', start: '20261219T180000', ...place }]);
+    expect(moved.notes).toContainEqual({ kind: 'relisted', reason: MOVED_APART, count: 1, examples: ['Chess Club'] });
+    expect(await chessDates()).toEqual(['2026-12-13T02:00:00.000Z', '2026-12-20T02:00:00.000Z']);
   });
 
   it('are in the run History: removed, cancelled (with what the source says of them now), listed again', async () => {

@@ -110,6 +110,8 @@ export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, 
 export const POSTPONED_BY_SOURCE = 'were postponed by the source: out of lists until it gives a new date, each marked postponed for whoever saved it';
 /** Records merged into another source's event that their source calls off: the event stays as the other source has it (its page says they disagree). */
 export const CALLED_OFF_MERGED = "were cancelled or postponed by the source, but each is another source's event too: still as that source lists it, its page saying the sources disagree";
+/** Records merged into another source's event that no longer agree with it (splitMovedApart). */
+export const MOVED_APART = "no longer matched another source's listing of the same event (another time or place): merged no more, each listed on its own";
 export const RELISTED = 'were back in the source after being removed, cancelled or postponed: listed again';
 /** Events whose own record a whole run missed while another source's record of them is merged in: that record takes over (handOver). */
 export const HANDED_OVER = 'were no longer in the source, while another source lists the same event: listed with its details';
@@ -264,6 +266,31 @@ export function createIngestionService(deps: {
 
   type HandOver = Awaited<ReturnType<SourcesRepository['handOverCandidates']>>[number];
 
+  /**
+   * Records merged into an event that no longer agree with it once the run has written what its
+   * source says now (a start moved beyond the merge window, another place, a title that tells them
+   * apart: dedup's 'different'), on either side: each is listed on its own again, as it was before
+   * its merge, so neither date is hidden behind the other. Whoever saved the event hears of the
+   * other time. Returns their titles.
+   */
+  async function splitMovedApart(tx: Db, plan: RunPlan, now: Date): Promise<string[]> {
+    const pairs = createDuplicatesRepository(tx);
+    const titles: string[] = [];
+    for (const { event, record } of await pairs.liveMergedPairs(plan.updates.map((u) => u.id))) {
+      if (compareEvents(record, event).verdict !== 'different') continue;
+      await pairs.restoreMerged(event.id, now, record.id);
+      await pairs.fillFromMergedRecords([event.id, record.id]);
+      titles.push(record.title);
+      plan.announce.push({ id: event.id, action: 'updated' }, { id: record.id, action: 'created' });
+      // What the run told of the record as one of the event's sources is told of it apart instead.
+      plan.news = plan.news.filter((n) => !(n.id === event.id && n.by === record.sourceName));
+      if (record.premergeStatus === 'approved') {
+        plan.news.push({ id: event.id, by: record.sourceName, title: record.title, allDay: record.allDay, kind: 'apart', start: record.start, was: event.start, opens: record.id });
+      }
+    }
+    return titles;
+  }
+
   /** The run's record in History and the source's health on its card, as the run ended. */
   async function recordRun(r: SourcesRepository, source: SourceRow, trigger: 'schedule' | 'manual' | 'seed', startedAt: Date, summary: RunSummary, read: { etag?: string | null; lastModified?: string | null }) {
     const finishedAt = clock.now();
@@ -315,6 +342,7 @@ export function createIngestionService(deps: {
       const { note: unseen, gone, handOvers } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
       if (unseen) summary.notes.push(unseen);
       const handed = await handOverDropped(tx, handOvers, state.now, plan);
+      const apart = await splitMovedApart(tx, plan, state.now);
       const pairs = createDuplicatesRepository(tx);
       const titled = (kind: RunNote['kind'], reason: string, titles: string[]) => {
         if (titles.length) summary.notes.push({ kind, reason, count: titles.length, examples: titles.slice(0, NOTE_EXAMPLES) });
@@ -324,6 +352,7 @@ export function createIngestionService(deps: {
       titled('kept', CALLED_OFF_MERGED, plan.counts.calledOffMerged);
       titled('relisted', RELISTED, plan.counts.relisted);
       titled('kept', HANDED_OVER, handed);
+      titled('relisted', MOVED_APART, apart);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
       // Records merged on arrival fill what the events they are one with leave blank (a place, a
       // price, ...); records merged before that their source changed fill them anew.

@@ -42,6 +42,20 @@ describe('savedEventNotifications', () => {
     ]);
   });
 
+  it('tells them of another time a source gives, listed apart, opening that listing', () => {
+    const news = [{ id: 'e1', by: 'Poetry Blog', title: 'Lantern Walk', allDay: false, kind: 'apart' as const, start: new Date('2026-12-12T02:00:00Z'), was: new Date('2026-12-05T02:00:00Z'), opens: 'e9' }];
+    expect(savedEventNotifications(news, [{ userId: 'u1', eventId: 'e1' }], city, at)).toEqual([
+      {
+        userId: 'u1',
+        type: 'info',
+        title: 'Sources disagree on a saved event',
+        message: 'Poetry Blog gives “Lantern Walk” another time, Fri, Dec 11 · 6:00 PM: listed on its own now, beside the one you saved (Fri, Dec 4 · 6:00 PM).',
+        link: '/events/e9',
+        at,
+      },
+    ]);
+  });
+
   it('tells them when the source lists again an event it had said was cancelled', () => {
     const news = [{ id: 'e1', title: 'Lantern Walk', allDay: false, kind: 'relisted' as const, start: new Date('2026-12-05T02:00:00Z') }];
     expect(savedEventNotifications(news, [{ userId: 'u1', eventId: 'e1' }], city, at)).toEqual([

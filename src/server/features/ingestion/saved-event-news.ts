@@ -35,6 +35,17 @@ export function savedEventNotifications(news: readonly SavedEventNews[], savers:
           : [{ userId, type: 'info' as const, title: 'Saved event postponed', message: `“${n.title}” (${when(n.start, n.allDay)}) is postponed, says its source, with no new date yet.`, link, at }];
       case 'relisted':
         return [{ userId, type: 'info' as const, title: 'Saved event back on', message: `“${n.title}” (${when(n.start, n.allDay)}) is listed again by ${n.by ?? 'its source'}, which had said it was ${n.after ?? 'cancelled'}.`, link, at }];
+      case 'apart':
+        return [
+          {
+            userId,
+            type: 'info' as const,
+            title: 'Sources disagree on a saved event',
+            message: `${n.by ?? 'Another source'} gives “${n.title}” another time, ${when(n.start, n.allDay)}: listed on its own now, beside the one you saved (${when(n.was, n.allDay)}).`,
+            link: `/events/${n.opens}`,
+            at,
+          },
+        ];
       case 'moved':
         return [{ userId, type: 'info' as const, title: 'Saved event moved', message: `“${n.title}” now starts ${when(n.to, n.allDay)} (it was ${when(n.from, n.allDay)}).`, link, at }];
     }

@@ -91,6 +91,12 @@ export type SavedEventNews = {
   /** Listed again after the source said it was cancelled, or (`after`) postponed; `start` is its time now. */
   | { kind: 'relisted'; start: Date; after?: 'postponed' }
   | { kind: 'moved'; from: Date; to: Date }
+  /**
+   * A record merged into the saved event no longer agrees with it (its source moved it, or the
+   * event's own source did) and is listed on its own again: `start` is the record's, `was` the
+   * saved event's; the notification opens the record (`opens`).
+   */
+  | { kind: 'apart'; start: Date; was: Date; opens: string }
 );
 
 /** Whether the source says an item will not take place at its date: cancelled, or postponed with no new date yet. */
