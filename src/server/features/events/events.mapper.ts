@@ -49,6 +49,17 @@ export function toEventSummary(row: SummaryRow, unit: 'mi' | 'km' = 'mi'): Event
   };
 }
 
+/**
+ * An event no source lists any more whose last listing only left a feed, while another source's
+ * record of it said it is cancelled (or postponed): it is that, as the one source that said
+ * anything of it says (a record that took it over, then dropped, leaves only that word).
+ */
+export function withSourcesWord<T extends Pick<EventDetail, 'removedBySource' | 'cancelledBySource' | 'postponedBySource' | 'calledOffBy' | 'stillListedBy'>>(e: T): T {
+  if (!e.removedBySource || e.cancelledBySource || e.postponedBySource || e.stillListedBy.length || !e.calledOffBy.length) return e;
+  const cancelled = e.calledOffBy.some((s) => s.kind === 'cancelled');
+  return { ...e, cancelledBySource: cancelled, postponedBySource: !cancelled };
+}
+
 export function toEventDetail(
   row: DetailRow,
   sources: { sourceType: string; url: string; name: string }[],
@@ -59,7 +70,20 @@ export function toEventDetail(
   const e = row.event;
   const dates = (extra.dates?.length ? extra.dates : [e]).map((d) => ({ id: d.id, startDate: d.startDate.toISOString(), endDate: d.endDate.toISOString() }));
   // Rows stored before the end's origin was recorded (null) are read as given, as they were shown.
-  return { ...toEventSummary(row, unit), description: e.description, endGiven: e.endGiven !== false, ended: hasEnded(e, now), sources, removedBySource: e.goneAt !== null, cancelledBySource: e.goneAt !== null && e.cancelledBySource, postponedBySource: e.goneAt !== null && e.postponedBySource, mergedRecords: extra.mergedRecords ?? 0, calledOffBy: extra.calledOffBy ?? [], stillListedBy: extra.stillListedBy ?? [], dates };
+  return withSourcesWord({
+    ...toEventSummary(row, unit),
+    description: e.description,
+    endGiven: e.endGiven !== false,
+    ended: hasEnded(e, now),
+    sources,
+    removedBySource: e.goneAt !== null,
+    cancelledBySource: e.goneAt !== null && e.cancelledBySource,
+    postponedBySource: e.goneAt !== null && e.postponedBySource,
+    mergedRecords: extra.mergedRecords ?? 0,
+    calledOffBy: extra.calledOffBy ?? [],
+    stillListedBy: extra.stillListedBy ?? [],
+    dates,
+  });
 }
 
 /**

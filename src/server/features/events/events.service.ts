@@ -16,7 +16,7 @@ import { publishSavedEventNews, tellSavers } from '../ingestion/saved-event-news
 import { createNotification, publishNotifications, type NotificationInput } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { AGGREGATE_BUCKET_MS, createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
-import { hasEnded, metresPerUnit, toEventDetail, toEventSummary } from './events.mapper.ts';
+import { hasEnded, metresPerUnit, toEventDetail, toEventSummary, withSourcesWord } from './events.mapper.ts';
 
 export const FAVORITE_DISCOVERY_POINTS = RULES.discovered.points;
 const DEFAULT_DURATION_MS = 2 * 3600 * 1000;
@@ -139,7 +139,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
     async favorites(viewer: Viewer, now = clock.now()): Promise<SavedEvent[]> {
       const rows = await repo.listFavorites(viewer.id);
       const said = await repo.sourcesSay(rows.map((row) => row.event.id));
-      return rows.map((row) => ({
+      return rows.map((row) =>
+        withSourcesWord({
         ...summary(row),
         removedBySource: row.removedBySource,
         cancelledBySource: row.cancelledBySource,
@@ -148,7 +149,8 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
         stillListedBy: said.get(row.event.id)?.stillListedBy ?? [],
         endGiven: row.endGiven,
         ended: hasEnded(row.event, now),
-      }));
+      }),
+      );
     },
 
     /**

@@ -691,16 +691,23 @@ describe('events a source drops', () => {
     expect(feed).toContain('SUMMARY:Poetry Reading (sources disagree)');
     expect(feed).toContain('DESCRIPTION:Blog says it is cancelled\\, while Venue still lists it: check with the organiser before you go.');
 
-    // The other way round: the blog lists it again, the library cancels it. Out of lists, as its
-    // own record says, and the page names the blog as still listing it.
+    // The other way round: the blog lists it again, the library, whose record the event is, cancels
+    // it. The same: the blog's record takes the event over (as when a source drops one), still
+    // listed, the page naming who says what; the saver hears it as the library's word.
     feeds.b = ics([{ uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place }]);
     t.clock.advance(60_000);
     await api('POST', `/api/admin/sources/${blog.id}/run`);
-    await rerun(library, [{ ...poetry, status: 'CANCELLED' }]);
-    expect(await page()).toMatchObject({ removedBySource: true, cancelledBySource: true, calledOffBy: [{ name: 'Venue', kind: 'cancelled' }], stillListedBy: ['Blog'] });
+    const cancelled = await rerun(library, [{ ...poetry, status: 'CANCELLED' }]);
+    expect(cancelled.notes).toEqual([{ kind: 'kept', reason: CALLED_OFF_MERGED, count: 1, examples: ['Poetry Reading'] }]);
+    expect(await listed()).toEqual(['Poetry Reading']);
+    const taken = (await page()) as { id: string };
+    expect(taken.id).not.toBe(eventId);
+    expect(taken).toMatchObject({ removedBySource: false, cancelledBySource: false, calledOffBy: [{ name: 'Venue', kind: 'cancelled' }], stillListedBy: ['Blog'] });
     expect((await api('GET', '/api/user/favorites', undefined, member)).json()).toEqual([
-      expect.objectContaining({ id: eventId, removedBySource: true, cancelledBySource: true, calledOffBy: [{ name: 'Venue', kind: 'cancelled' }], stillListedBy: ['Blog'] }),
+      expect.objectContaining({ id: taken.id, removedBySource: false, calledOffBy: [{ name: 'Venue', kind: 'cancelled' }], stillListedBy: ['Blog'] }),
     ]);
+    const heard = (await api('GET', '/api/notifications', undefined, member)).json() as { items: { title: string; message: string }[] };
+    expect(heard.items.filter((n) => n.title === 'A source cancelled a saved event').map((n) => n.message)).toContainEqual(expect.stringContaining('says Venue, one of the sources that list it'));
     // The blog drops it as well: cancelled, as the one source that still says anything of it says.
     feeds.b = ics([]);
     t.clock.advance(60_000);

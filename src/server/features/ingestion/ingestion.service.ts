@@ -267,6 +267,32 @@ export function createIngestionService(deps: {
   type HandOver = Awaited<ReturnType<SourcesRepository['handOverCandidates']>>[number];
 
   /**
+   * Events this run's source says are cancelled or postponed while another source's record merged
+   * into them still lists them: that record takes each over, as for an event the source dropped,
+   * so the event stays listed whichever source's record it was, its page saying the sources
+   * disagree (this source's record, merged into it, says what it says). Savers hear it as this
+   * source's word, and History notes it with the records called off.
+   */
+  async function handOverCalledOff(tx: Db, r: SourcesRepository, source: SourceRow, plan: RunPlan, now: Date): Promise<void> {
+    const ids = plan.updates.filter((u) => u.goneAt && (u.cancelledBySource || u.postponedBySource)).map((u) => u.id);
+    const candidates = await r.calledOffCandidates(source.id, ids, now);
+    if (!candidates.length) return;
+    const titles = await handOverDropped(tx, candidates, now, plan);
+    const handed = new Set(candidates.map((c) => c.eventId));
+    plan.news = plan.news.map((n) => (handed.has(n.id) && (n.kind === 'cancelled' || n.kind === 'postponed') && !n.by ? { ...n, by: source.name } : n));
+    for (const title of titles) {
+      for (const list of [plan.counts.cancelled, plan.counts.postponed]) {
+        const i = list.indexOf(title);
+        if (i >= 0) {
+          list.splice(i, 1);
+          break;
+        }
+      }
+      plan.counts.calledOffMerged.push(title);
+    }
+  }
+
+  /**
    * Records merged into an event that no longer agree with it once the run has written what its
    * source says now (a start moved beyond the merge window, another place, a title that tells them
    * apart: dedup's 'different'), on either side: each is listed on its own again, as it was before
@@ -342,6 +368,7 @@ export function createIngestionService(deps: {
       const { note: unseen, gone, handOvers } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
       if (unseen) summary.notes.push(unseen);
       const handed = await handOverDropped(tx, handOvers, state.now, plan);
+      await handOverCalledOff(tx, r, source, plan, state.now);
       const apart = await splitMovedApart(tx, plan, state.now);
       const pairs = createDuplicatesRepository(tx);
       const titled = (kind: RunNote['kind'], reason: string, titles: string[]) => {

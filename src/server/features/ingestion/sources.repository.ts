@@ -419,9 +419,7 @@ export function createSourcesRepository(db: Db) {
      */
     async handOverCandidates(sourceId: string, runStart: Date | null, now: Date): Promise<{ eventId: string; recordId: string }[]> {
       const unseen = runStart ? sql` and l.seen_at < ${runStart.toISOString()}` : sql``;
-      // A record of another source merged into `e`, which that source still lists, listed before its merge.
-      const listedRecord = sql`c.merged_into = e.id and c.status = 'merged' and c.premerge_status = 'approved' and c.gone_at is null
-        and exists (select 1 from ${eventSources} s3 where s3.event_id = c.id and s3.source_id is distinct from ${sourceId})`;
+      const listedRecord = listedRecordOf(sourceId);
       return queryRows<{ eventId: string; recordId: string }>(
         db,
         sql`select e.id as "eventId", (select c.id from ${events} c where ${listedRecord} order by c.created_at, c.id limit 1) as "recordId"
@@ -429,6 +427,24 @@ export function createSourcesRepository(db: Db) {
           where e.gone_at is null and e.status = 'approved' and cardinality(e.edited_fields) = 0 and e.start_date > ${now.toISOString()}
             and e.id in (select l.event_id from ${eventSources} l where l.source_id = ${sourceId}${unseen})
             and not exists (select 1 from ${eventSources} s2 where s2.event_id = e.id and s2.source_id is distinct from ${sourceId})
+            and exists (select 1 from ${events} c where ${listedRecord})
+          order by e.id`,
+      );
+    },
+    /**
+     * Of `ids`, the listed events to come that this source's run has just said are cancelled or
+     * postponed, while another source's record merged into them still lists them: each with that
+     * record, which takes it over (as handOverCandidates, for an event the source dropped).
+     */
+    async calledOffCandidates(sourceId: string, ids: readonly string[], now: Date): Promise<{ eventId: string; recordId: string }[]> {
+      if (!ids.length) return [];
+      const listedRecord = listedRecordOf(sourceId);
+      return queryRows<{ eventId: string; recordId: string }>(
+        db,
+        sql`select e.id as "eventId", (select c.id from ${events} c where ${listedRecord} order by c.created_at, c.id limit 1) as "recordId"
+          from ${events} e
+          where e.id = any(${sql.param([...ids])}::uuid[]) and e.gone_at is not null and (e.cancelled_by_source or e.postponed_by_source)
+            and e.status = 'approved' and cardinality(e.edited_fields) = 0 and e.start_date > ${now.toISOString()}
             and exists (select 1 from ${events} c where ${listedRecord})
           order by e.id`,
       );
@@ -445,6 +461,10 @@ export function createSourcesRepository(db: Db) {
     },
   };
 }
+
+/** A record of another source merged into `e`, which that source still lists, listed before its merge. */
+const listedRecordOf = (sourceId: string) => sql`c.merged_into = e.id and c.status = 'merged' and c.premerge_status = 'approved' and c.gone_at is null
+        and exists (select 1 from ${eventSources} s3 where s3.event_id = c.id and s3.source_id is distinct from ${sourceId})`;
 
 /** Listed events only this source lists, still to come, that its run did not see again (with no run: all of them). */
 function unseenBy(sourceId: string, runStart: Date | null, now: Date) {
