@@ -194,7 +194,9 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   // A recurring event is one card: its first occurrence that the filter lets through.
   // Other statuses (no stored column) look each row up in the series index; OFFSET 0 keeps that a
   // per-row lookup, which PostgreSQL would otherwise turn into an anti-join hashing the table.
-  if (!f.allOccurrences) c.push(isListedOnly(f) ? firstOfSeries(f) : sql`not exists (${otherOccurrences(f, 'earlier')} offset 0)`);
+  // The words are the one thing occurrences of a series do not share (each week's description
+  // tells its own theme): with words, an earlier occurrence hides the row only if it matches them too.
+  if (!f.allOccurrences) c.push(isListedOnly(f) && !f.search ? firstOfSeries(f) : sql`not exists (${otherOccurrences(f, 'earlier')} offset 0)`);
   return c;
 }
 
@@ -206,8 +208,11 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
  */
 const inWindowFrom = (start: SQL | typeof events.startDate, end: SQL | typeof events.endDate, from: SQL) => sql`(${end} <> ${from} or ${start} >= ${from})`;
 
-/** Ranked full text (word forms via the english stemmer), and always a plain title substring. */
-const matchesSearch = (search: string) => sql`(${events.search} @@ ${tsQuery(search)} or lower(${events.title}) like ${`%${escapeLike(search.toLowerCase())}%`})`;
+/** Ranked full text (word forms via the english stemmer), and always a plain title substring; of the row, or of occurrence `o`. */
+const matchesSearch = (search: string, of?: 'o') =>
+  of
+    ? sql`(o.search @@ ${tsQuery(search)} or lower(o.title) like ${`%${escapeLike(search.toLowerCase())}%`})`
+    : sql`(${events.search} @@ ${tsQuery(search)} or lower(${events.title}) like ${`%${escapeLike(search.toLowerCase())}%`})`;
 
 /** Whether a filter lists only approved events, the ones `series_prev_end` is kept for. */
 const isListedOnly = (f: EventFilter) => !f.statuses || (f.statuses.length === 1 && f.statuses[0] === 'approved');
@@ -231,8 +236,9 @@ export function firstOfSeries(f: Pick<EventFilter, 'now' | 'includeEnded' | 'fro
 
 /**
  * The series' other occurrences that the filter lets through, earlier or later than the row
- * in hand. Everything else a filter tests (words, category, source, place) is the same for every
- * occurrence of a series (one title at one place), so only status and dates are tested again.
+ * in hand: status, dates and (for earlier ones) the words. Category, source and place are the
+ * same for every occurrence of a series (one title at one place, decision 004), so they are not
+ * tested again; the words are not (a weekly club's description names each week's theme).
  */
 function otherOccurrences(f: EventFilter, which: 'earlier' | 'later', select: SQL = sql`1`): SQL {
   const c: SQL[] = [
@@ -252,6 +258,8 @@ function otherOccurrences(f: EventFilter, which: 'earlier' | 'later', select: SQ
   if (f.to) c.push(sql`o.start_date < ${f.to.toISOString()}::timestamptz`);
   // Strictly earlier or later: occurrences at the same moment are each their own card.
   c.push(which === 'earlier' ? sql`o.start_date < ${events.startDate}` : sql`o.start_date > ${events.startDate}`);
+  // The card is the first occurrence the words find; later dates count whatever they say.
+  if (which === 'earlier' && f.search) c.push(matchesSearch(f.search, 'o'));
   return sql`select ${select} from ${events} o where ${sql.join(c, sql` and `)}`;
 }
 

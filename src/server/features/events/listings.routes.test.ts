@@ -116,6 +116,19 @@ describe('a recurring event is one card', () => {
     expect((await cards('/api/events?sortBy=date')).items.map((c) => c.id).sort()).toEqual([main[1]!.id, back[1]!.id].sort());
   });
 
+  it("finds the occurrence whose own words match, though an earlier one of its series does not", async () => {
+    const club = await weekly('Sunday Sketch Club', 3);
+    await t.database.db.execute(sql`update events set description = 'Charcoal portraits with a live model.' where id = ${club[2]!.id}`);
+    const charcoal = await cards('/api/events?search=charcoal');
+    expect(charcoal.items.map((c) => [c.id, c.moreDates])).toEqual([[club[2]!.id, 0]]);
+    expect(charcoal.total).toBe(1);
+    expect((await get('/api/events/facets?search=charcoal')).json()).toMatchObject({ total: 1 });
+    // Words every occurrence has: the series is one card at its next date, as before.
+    const sketch = await cards('/api/events?search=sketch');
+    expect(sketch.items.map((c) => [c.id, c.moreDates])).toEqual([[club[0]!.id, 2]]);
+    expect(sketch.total).toBe(1);
+  });
+
   it('pages through cards without repeating a series', async () => {
     for (let i = 0; i < 5; i++) await weekly(`Series ${i}`, 3, { firstInDays: i % 2 });
     const first = await cards('/api/events?sortBy=date&limit=3');
