@@ -209,7 +209,7 @@ export function createDuplicatesRepository(db: Db) {
      * record, whose saves it copies). Both show their own values, the new event filled from its
      * records. Nothing is deleted: a split of the record gives the event back as it was, gone.
      */
-    async handOver(eventId: string, recordId: string, at: Date) {
+    async handOver(eventId: string, recordId: string, at: Date, eventGone = true) {
       // The event before its record, as a split or a run of the record's source locks them.
       await lockEvents([eventId]);
       await lockEvents([recordId]);
@@ -226,7 +226,8 @@ export function createDuplicatesRepository(db: Db) {
       // No record merged into it now: what they filled goes back to its own values.
       await fillFromMergedRecords([eventId]);
       await mergeInto(eventId, recordId, at);
-      await db.execute(sql`update ${events} set gone_at = ${stamp} where id = ${eventId}`);
+      // Its own source dropped it (or called it off): gone. A record handed back to stays listed by its source.
+      if (eventGone) await db.execute(sql`update ${events} set gone_at = ${stamp} where id = ${eventId}`);
       await fillFromMergedRecords([recordId]);
       return true;
     },

@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, MOVED_APART, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_BACK, MOVED_APART, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
@@ -579,6 +579,37 @@ describe('events a source drops', () => {
     await rerun(library, [poetry]);
     expect(await listed()).toEqual(['Poetry Reading']);
     expect((await api('GET', `/api/events/${kept}`, undefined, member)).json()).toMatchObject({ id: items[0]!.id, description: 'Open reading, sign up at the door.' });
+  });
+
+  it('hand an event back to the source that listed it first when it lists it again: its details, savers told', async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T190000', ...place, description: 'Open reading, sign up at the door.' };
+    const { id: library } = await approvedSource([poetry]);
+    const [{ id: kept }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    t.clock.advance(60_000);
+    // The blog lists it a quarter of an hour later: merged into the library's.
+    const blog = await source('Blog', 'b', [{ uid: 'poetry@blog', title: 'Poetry Reading!', start: '20261210T191500', ...place }]);
+    expect(blog.run).toMatchObject({ merged: 1 });
+    expect((await api('POST', `/api/user/favorites/${kept}`, undefined, member)).statusCode).toBe(200);
+    // The library drops it: the blog's record takes over, at 7:15.
+    await rerun(library, []);
+    const page = async () => (await api('GET', `/api/events/${kept}`, undefined, member)).json() as { id: string; title: string; startDate: string; stillListedBy: string[] };
+    expect(await page()).toMatchObject({ title: 'Poetry Reading!', startDate: '2026-12-11T03:15:00.000Z' });
+    // The library lists it again: it takes it back, as it gives it; the blog's record stays, listed, merged into it.
+    const back = await rerun(library, [poetry]);
+    expect(back.notes).toContainEqual({ kind: 'relisted', reason: HANDED_BACK, count: 1, examples: ['Poetry Reading!'] });
+    expect(await page()).toMatchObject({ id: kept, title: 'Poetry Reading', startDate: '2026-12-11T03:00:00.000Z', stillListedBy: expect.arrayContaining(['Venue', 'Blog']) });
+    expect(await listed()).toEqual(['Poetry Reading']);
+    expect((await api('GET', '/api/user/favorites', undefined, member)).json()).toEqual([expect.objectContaining({ id: kept })]);
+    const bell = (await api('GET', '/api/notifications', undefined, member)).json() as { items: { title: string; message: string }[] };
+    expect(bell.items.filter((n) => n.title === 'Saved event moved').map((n) => n.message)).toEqual([
+      '“Poetry Reading” now starts Thu, Dec 10 · 7:00 PM (it was Thu, Dec 10 · 7:15 PM).',
+      '“Poetry Reading!” now starts Thu, Dec 10 · 7:15 PM (it was Thu, Dec 10 · 7:00 PM).',
+    ]);
+    // The blog runs again: nothing changes hands.
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${blog.id}/run`)).json()).toMatchObject({ created: 0, updated: 0, merged: 0, notes: [] });
+    expect(await page()).toMatchObject({ id: kept, startDate: '2026-12-11T03:00:00.000Z' });
   });
 
   it('hand over only to a record that was listed, never an event an admin turned down, and not when most of the feed goes at once', async () => {

@@ -110,6 +110,8 @@ export const CANCELLED_BY_SOURCE = 'were cancelled by the source: out of lists, 
 export const POSTPONED_BY_SOURCE = 'were postponed by the source: out of lists until it gives a new date, each marked postponed for whoever saved it';
 /** Records merged into another source's event that their source calls off: the event stays as the other source has it (its page says they disagree). */
 export const CALLED_OFF_MERGED = "were cancelled or postponed by the source, but each is another source's event too: still as that source lists it, its page saying the sources disagree";
+/** Events that another source's record took over, listed again by the source that listed them first: back with its details. */
+export const HANDED_BACK = 'were back in the source that listed each first, after another source had taken over: listed with its details again';
 /** Records merged into another source's event that no longer agree with it (splitMovedApart). */
 export const MOVED_APART = "no longer matched another source's listing of the same event (another time or place): merged no more, each listed on its own";
 export const RELISTED = 'were back in the source after being removed, cancelled or postponed: listed again';
@@ -247,13 +249,13 @@ export function createIngestionService(deps: {
    * source's record merged into them still does: that record takes each over (its details, its
    * listing), and whoever saved the event hears of a new start. Returns their titles.
    */
-  async function handOverDropped(tx: Db, handOvers: readonly HandOver[], now: Date, plan: RunPlan): Promise<string[]> {
+  async function handOverDropped(tx: Db, handOvers: readonly HandOver[], now: Date, plan: RunPlan, eventGone = true): Promise<string[]> {
     const pairs = createDuplicatesRepository(tx);
     const reads = createEventsRepository(tx);
     const titles: string[] = [];
     for (const { eventId, recordId } of handOvers) {
       const [before] = await reads.findByIds([eventId]);
-      if (!before || !(await pairs.handOver(eventId, recordId, now))) continue;
+      if (!before || !(await pairs.handOver(eventId, recordId, now, eventGone))) continue;
       const [after] = await reads.findByIds([recordId]);
       titles.push(before.event.title);
       plan.announce.push({ id: eventId, action: 'updated' }, { id: recordId, action: 'updated' });
@@ -369,6 +371,9 @@ export function createIngestionService(deps: {
       if (unseen) summary.notes.push(unseen);
       const handed = await handOverDropped(tx, handOvers, state.now, plan);
       await handOverCalledOff(tx, r, source, plan, state.now);
+      // A source listing again what another source's record took over from it takes it back: the
+      // event is as the source that listed it first gives it, that record merged into it, still listed.
+      const handedBack = await handOverDropped(tx, await r.handBackCandidates(plan.relistedIds, state.now), state.now, plan, false);
       const apart = await splitMovedApart(tx, plan, state.now);
       const pairs = createDuplicatesRepository(tx);
       const titled = (kind: RunNote['kind'], reason: string, titles: string[]) => {
@@ -379,6 +384,7 @@ export function createIngestionService(deps: {
       titled('kept', CALLED_OFF_MERGED, plan.counts.calledOffMerged);
       titled('relisted', RELISTED, plan.counts.relisted);
       titled('kept', HANDED_OVER, handed);
+      titled('relisted', HANDED_BACK, handedBack);
       titled('relisted', MOVED_APART, apart);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
       // Records merged on arrival fill what the events they are one with leave blank (a place, a

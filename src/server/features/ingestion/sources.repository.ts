@@ -449,6 +449,23 @@ export function createSourcesRepository(db: Db) {
           order by e.id`,
       );
     },
+    /**
+     * Of `ids` (records the run lists again), those merged into an event that took over from them
+     * (a record of another source, listed after them: handOver), that can take it back: listed
+     * before their merge, the event listed, to come, and not corrected by an admin.
+     */
+    async handBackCandidates(ids: readonly string[], now: Date): Promise<{ eventId: string; recordId: string }[]> {
+      if (!ids.length) return [];
+      return queryRows<{ eventId: string; recordId: string }>(
+        db,
+        sql`select e.id as "eventId", c.id as "recordId"
+          from ${events} c join ${events} e on e.id = c.merged_into
+          where c.id = any(${sql.param([...ids])}::uuid[]) and c.status = 'merged' and c.premerge_status = 'approved' and c.gone_at is null
+            and c.created_at < e.created_at
+            and e.status = 'approved' and e.gone_at is null and cardinality(e.edited_fields) = 0 and e.start_date > ${now.toISOString()}
+          order by e.id`,
+      );
+    },
     /** How many events markGone would mark (a run that did not read the whole source keeps them listed). */
     async countUnseen(sourceId: string, runStart: Date, now: Date): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(unseenBy(sourceId, runStart, now));

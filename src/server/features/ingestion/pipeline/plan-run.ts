@@ -69,6 +69,8 @@ export interface RunPlan {
   newEvents: RunEventRow[];
   newLinks: RunLinkRow[];
   updates: EventUpdate[];
+  /** The rows among `updates` the source lists again after it dropped, cancelled or postponed them. */
+  relistedIds: string[];
   seen: { externalId: string; contentHash: string }[];
   pairs: ProposedPair[];
   announce: { id: string; action: 'created' | 'updated' }[];
@@ -211,7 +213,7 @@ const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, 
  */
 export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
   const { source, now } = state;
-  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [], postponedUnlisted: [], postponed: [], calledOffMerged: [] } };
+  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], relistedIds: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [], postponedUnlisted: [], postponed: [], calledOffMerged: [] } };
   const matcher = createMatcher(state.nearby, state.listedBySource);
   const venueIds = new Map(state.venues);
   // By event id: when two items link one event, the last one's values win, as they would one by one.
@@ -268,6 +270,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
         updates.set(old.id, { ...old, endGiven, goneAt: null, cancelledBySource: false, postponedBySource: false, updatedAt: now });
         plan.counts.updated += 1;
         plan.counts.relisted.push(old.title);
+        plan.relistedIds.push(old.id);
         if (old.status === 'approved') plan.announce.push({ id: old.id, action: 'updated' });
         plan.news.push(...relistedNews(old, old.title, old.allDay, old.startDate));
       } else if (old.endGiven === null && !updates.has(old.id)) updates.set(old.id, { ...old, endGiven, updatedAt: now });
@@ -297,7 +300,10 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean; postponedBySource: boolean; filled: Filled }>(old, patch)) {
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
       plan.counts.updated += 1;
-      if (old.goneAt) plan.counts.relisted.push(patch.title);
+      if (old.goneAt) {
+        plan.counts.relisted.push(patch.title);
+        plan.relistedIds.push(old.id);
+      }
       // A merged record's move is not the event's (its own record gives the start); its coming back is news.
       const back = relistedNews(old, patch.title, patch.allDay, patch.startDate);
       plan.news.push(...back);
