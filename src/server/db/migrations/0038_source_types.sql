@@ -76,7 +76,11 @@ CREATE INDEX "events_upcoming_category_idx" ON "events" USING btree ("status","c
 CREATE INDEX "events_upcoming_source_idx" ON "events" USING btree ("status","source_type","end_date","category","start_date","series_prev_end","other_source_types") WHERE "events"."gone_at" is null;--> statement-breakpoint
 CREATE INDEX "events_upcoming_geo_idx" ON "events" USING btree ("status","lat","lng","end_date","category","source_type","series_prev_end","other_source_types") WHERE "events"."gone_at" is null;--> statement-breakpoint
 CREATE INDEX "events_upcoming_category_geo_idx" ON "events" USING btree ("status","category","lat","lng","end_date","source_type","series_prev_end","other_source_types") WHERE "events"."gone_at" is null;--> statement-breakpoint
-CREATE INDEX "events_cards_words_idx" ON "events" USING gin ("category","source_type","other_source_types","search",lower("title") gin_trgm_ops) WHERE "events"."status" = 'approved' and "events"."gone_at" is null;--> statement-breakpoint
+-- The words index holds an event's types as one array (its own and its merged records'): a search
+-- within a source finds the matches of that source in the index, as it did from source_type,
+-- instead of reading every match's row to test the source (which the two columns' "or" cannot
+-- put into one index scan). A search's filter tests this very expression.
+CREATE INDEX "events_cards_words_idx" ON "events" USING gin ("category",(array["source_type"] || "other_source_types"),"search",lower("title") gin_trgm_ops) WHERE "events"."status" = 'approved' and "events"."gone_at" is null;--> statement-breakpoint
 CREATE INDEX "events_cards_start_idx" ON "events" ("start_date", "id") INCLUDE ("end_date", "series_prev_end", "category", "source_type", "other_source_types") WHERE "status" = 'approved' AND "gone_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "events_cards_popularity_idx" ON "events" (("attendee_count" + "people_count") DESC, "start_date", "id") INCLUDE ("end_date", "series_prev_end", "category", "source_type", "other_source_types", "attendee_count", "people_count") WHERE "status" = 'approved' AND "gone_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "events_cards_earth_idx" ON "events" USING gist (ll_to_earth("lat", "lng")) INCLUDE ("lat", "lng", "end_date", "series_prev_end", "category", "source_type", "other_source_types", "start_date", "id") WHERE "status" = 'approved' AND "gone_at" IS NULL;

@@ -173,7 +173,7 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   // Events that vanished from every feed listing them stay in the database, out of lists.
   c.push(isNull(events.goneAt));
   if (omit !== 'category' && f.categories?.length) c.push(inArray(events.category, f.categories));
-  if (omit !== 'sourceType' && f.sourceTypes?.length) c.push(ofSourceTypes(f.sourceTypes));
+  if (omit !== 'sourceType' && f.sourceTypes?.length) c.push(ofSourceTypes(f.sourceTypes, Boolean(f.search)));
   if (f.neighbourhoods?.length) c.push(inArray(sql`lower(${events.neighbourhood})`, f.neighbourhoods.map((n) => n.toLowerCase())));
   if (f.search) c.push(matchesSearch(f.search));
   // The window is [from, to), as Discover sends it (a custom day ends at the next midnight): an
@@ -209,13 +209,20 @@ const inWindowFrom = (start: SQL | typeof events.startDate, end: SQL | typeof ev
  * Listed by one of these sources: the event's own record is of one of the types, or a record of
  * another source merged into it is (other_source_types, kept by migration 0038's triggers; null
  * for an event with none, for which the second test is null and costs nothing). The listing
- * indexes carry both columns, so the test reads no rows.
+ * indexes carry both columns, so the test reads no rows. With words, the same test on the types as
+ * one array, the expression the words index holds (events_cards_words_idx): the index then finds
+ * the source's matches itself ("yoga" within meetup: 1,358 rows of every source read and tested,
+ * 3.7 ms, where the index hands back the meetup ones).
  */
-const ofSourceTypes = (types: string[]) =>
-  sql`(${inArray(events.sourceType, types)} or ${events.otherSourceTypes} && array[${sql.join(
+const ofSourceTypes = (types: string[], inWordsIndex = false) => {
+  const list = sql`array[${sql.join(
     types.map((t) => sql`${t}`),
     sql`, `,
-  )}]::text[])`;
+  )}]::text[]`;
+  return inWordsIndex
+    ? sql`(array[${events.sourceType}] || ${events.otherSourceTypes}) && ${list}`
+    : sql`(${inArray(events.sourceType, types)} or ${events.otherSourceTypes} && ${list})`;
+};
 
 /** Counts per event grouped by its own type and its merged records' types, as `n` per source type: an event counts once under each of its types. */
 type TypesCount = { own: string | null; others: string[] | string | null; n: number };

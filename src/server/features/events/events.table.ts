@@ -213,7 +213,7 @@ export const events = pgTable(
     // one of every match to AND them: "community" among Music events over 100,000, 13.4 ms of
     // bitmaps before reading a row, 4.2 ms here; "tasting" among Music (none) 14 -> 1.4 ms.
     index('events_cards_words_idx')
-      .using('gin', t.category, t.sourceType, t.otherSourceTypes, t.search, sql`lower(${t.title}) gin_trgm_ops`)
+      .using('gin', t.category, sql`(array[${t.sourceType}] || ${t.otherSourceTypes})`, t.search, sql`lower(${t.title}) gin_trgm_ops`)
       .where(sql`${t.status} = 'approved' and ${t.goneAt} is null`),
     index('events_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
     index('events_earth_idx').using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`),

@@ -219,6 +219,16 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     }
   });
 
+  it("finds a word among one source's cards, a merged record's source included, from the words index", async () => {
+    captured.length = 0;
+    const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=24&search=trivia&sortBy=date&sourceType=meetup' });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as unknown[]).length).toBeGreaterThan(0);
+    const plans = await plansOfRequest();
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans) expect(plan).toMatch(/Index Cond: \(\(\(ARRAY\[source_type\] \|\| other_source_types\) && '\{meetup\}'::text\[\]\) AND \(search @@/);
+  });
+
   it('keeps the whole-listing aggregates out of the per-request path (cached per events version)', async () => {
     await t.app.inject({ method: 'GET', url: '/api/events/stats' });
     captured.length = 0;
