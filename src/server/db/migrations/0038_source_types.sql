@@ -81,6 +81,10 @@ CREATE INDEX "events_upcoming_category_geo_idx" ON "events" USING btree ("status
 -- instead of reading every match's row to test the source (which the two columns' "or" cannot
 -- put into one index scan). A search's filter tests this very expression.
 CREATE INDEX "events_cards_words_idx" ON "events" USING gin ("category",(array["source_type"] || "other_source_types"),"search",lower("title") gin_trgm_ops) WHERE "events"."status" = 'approved' and "events"."gone_at" is null;--> statement-breakpoint
+-- Statistics of that expression (ANALYZE keeps them): without them the planner took the types'
+-- test for 0.5% of a word's matches (95 where 4,914 were, "music" within meetup over 100,000
+-- events) and read and sorted every match (16 ms) instead of walking the cards by date (2 ms).
+CREATE STATISTICS IF NOT EXISTS "events_source_types_stats" ON ((array["source_type"] || "other_source_types")) FROM "events";--> statement-breakpoint
 CREATE INDEX "events_cards_start_idx" ON "events" ("start_date", "id") INCLUDE ("end_date", "series_prev_end", "category", "source_type", "other_source_types") WHERE "status" = 'approved' AND "gone_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "events_cards_popularity_idx" ON "events" (("attendee_count" + "people_count") DESC, "start_date", "id") INCLUDE ("end_date", "series_prev_end", "category", "source_type", "other_source_types", "attendee_count", "people_count") WHERE "status" = 'approved' AND "gone_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "events_cards_earth_idx" ON "events" USING gist (ll_to_earth("lat", "lng")) INCLUDE ("lat", "lng", "end_date", "series_prev_end", "category", "source_type", "other_source_types", "start_date", "id") WHERE "status" = 'approved' AND "gone_at" IS NULL;
