@@ -228,7 +228,7 @@ const ofSourceTypes = (types: string[], inWordsIndex = false) => {
 type TypesCount = { own: string | null; others: string[] | string | null; n: number };
 
 /** `n` of each group added to its own type and to each of its other types (see TypesCount). */
-export function countByType(rows: readonly TypesCount[]): Map<string, number> {
+function countByType(rows: readonly TypesCount[]): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (type: string, n: number) => counts.set(type, (counts.get(type) ?? 0) + n);
   for (const r of rows) {
