@@ -184,11 +184,12 @@ export const events = pgTable(
     index('events_status_category_start_idx').on(t.status, t.category, t.startDate),
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
     // Listed cards by start and by popularity (attendees: attendee_count + people_count, migration
-    // 0035), covering what lists filter on: written as SQL in migrations 0015, 0017 and 0035 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
+    // 0035), covering what lists filter on: written as SQL in migrations 0015, 0017, 0035 and 0038 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
     // events_cards_popularity_idx, events_cards_earth_idx (events_cards_search_start_idx, which also carried
     // the words, was dropped in 0021: a long description made its entry too large to insert).
     // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows;
-    // series_prev_end rides along for the series test (a series is one card).
+    // series_prev_end rides along for the series test (a series is one card), other_source_types for
+    // the source filter (an event is listed under its merged records' sources too, migration 0038).
     index('events_upcoming_category_idx')
       .on(t.status, t.category, t.endDate, t.sourceType, t.startDate, t.seriesPrevEnd, t.otherSourceTypes)
       .where(sql`${t.goneAt} is null`),
@@ -212,6 +213,8 @@ export const events = pgTable(
     // intersects them itself. From two indexes, PostgreSQL built a bitmap of every Music card and
     // one of every match to AND them: "community" among Music events over 100,000, 13.4 ms of
     // bitmaps before reading a row, 4.2 ms here; "tasting" among Music (none) 14 -> 1.4 ms.
+    // The source as the event's types in one array, its own and its merged records' (0038), which
+    // a search's source filter tests; statistics of that expression are kept too (0038).
     index('events_cards_words_idx')
       .using('gin', t.category, sql`(array[${t.sourceType}] || ${t.otherSourceTypes})`, t.search, sql`lower(${t.title}) gin_trgm_ops`)
       .where(sql`${t.status} = 'approved' and ${t.goneAt} is null`),
