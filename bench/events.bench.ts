@@ -614,8 +614,8 @@ export async function captureQueries(database: Database, url: string): Promise<{
 const WHOLE_LISTING = [
   /max\("end_date" - "start_date"\)/,
   // The listing sketch (listing-sketch.ts): one scan per events version and 5 minutes.
-  /^\s*select grouping\(sh, eh, cy, cx, category, source_type\)/,
-  /^select "(category|source_type)", count\(\*\)::int from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null\) group by/,
+  /^\s*select grouping\(sh, eh, cy, cx, category, source_type, other_source_types\)/,
+  /^select "(category|source_type)",( "other_source_types",)? count\(\*\)::int from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null\) group by/,
   /^select count\(\*\)::int(, \(count\(\*\) filter \(where .*\)\)::int)? from "events" where \("events"."status" in \(\$\d+\) and "events"."end_date" > \$\d+ and "events"."gone_at" is null( and \("events"."series_prev_end" is null or [^)]*\))?\)$/,
 ];
 

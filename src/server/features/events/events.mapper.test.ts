@@ -11,7 +11,7 @@ function record(o: Partial<DetailRow['event']> = {}): DetailRow {
     venueId: null, venueName: '', address: null, neighbourhood: null, lat: null, lng: null, geoApprox: false,
     attendeeCount: 0, checkinCount: 0, peopleCount: 0, price: null, priceMax: null, priceNote: null, isFree: false, isVerified: true, isDemo: false,
     status: 'approved', mergedInto: null, premergeStatus: null, goneAt: null, cancelledBySource: false, postponedBySource: false, editedFields: [], filled: {}, favoriteCount: 0,
-    imageId: null, seriesKey: null, seriesPrevEnd: null, contributedBy: null, createdAt: start, updatedAt: start,
+    imageId: null, seriesKey: null, seriesPrevEnd: null, otherSourceTypes: null, contributedBy: null, createdAt: start, updatedAt: start,
     ...o,
   } satisfies DetailRow['event'];
   return { event, isFavorited: false, distanceM: null };

@@ -174,7 +174,7 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
   // Events that vanished from every feed listing them stay in the database, out of lists.
   c.push(isNull(events.goneAt));
   if (omit !== 'category' && f.categories?.length) c.push(inArray(events.category, f.categories));
-  if (omit !== 'sourceType' && f.sourceTypes?.length) c.push(inArray(events.sourceType, f.sourceTypes));
+  if (omit !== 'sourceType' && f.sourceTypes?.length) c.push(ofSourceTypes(f.sourceTypes, Boolean(f.search)));
   if (f.neighbourhoods?.length) c.push(inArray(sql`lower(${events.neighbourhood})`, f.neighbourhoods.map((n) => n.toLowerCase())));
   if (f.search) c.push(matchesSearch(f.search));
   // The window is [from, to), as Discover sends it (a custom day ends at the next midnight): an
@@ -207,6 +207,51 @@ export function filterConditions(f: EventFilter, omit?: 'category' | 'sourceType
  * planner takes this test as true for nearly every row, so it changes no plan.
  */
 const inWindowFrom = (start: SQL | typeof events.startDate, end: SQL | typeof events.endDate, from: SQL) => sql`(${end} <> ${from} or ${start} >= ${from})`;
+
+/**
+ * Listed by one of these sources: the event's own record is of one of the types, or a record of
+ * another source merged into it is (other_source_types, kept by migration 0038's triggers; null
+ * for an event with none, for which the second test is null and costs nothing). The listing
+ * indexes carry both columns, so the test reads no rows. With words, the same test on the types as
+ * one array, the expression the words index holds (events_cards_words_idx): the index then finds
+ * the source's matches itself ("yoga" within meetup: 1,358 rows of every source read and tested,
+ * 3.7 ms, where the index hands back the meetup ones).
+ */
+const ofSourceTypes = (types: string[], inWordsIndex = false) => {
+  const list = sql`array[${sql.join(
+    types.map((t) => sql`${t}`),
+    sql`, `,
+  )}]::text[]`;
+  return inWordsIndex
+    ? sql`(array[${events.sourceType}] || ${events.otherSourceTypes}) && ${list}`
+    : sql`(${inArray(events.sourceType, types)} or ${events.otherSourceTypes} && ${list})`;
+};
+
+/** Counts per event grouped by its own type and its merged records' types, as `n` per source type: an event counts once under each of its types. */
+type TypesCount = { own: string | null; others: string[] | string | null; n: number };
+
+/** `n` of each group added to its own type and to each of its other types (see TypesCount). */
+function countByType(rows: readonly TypesCount[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  const add = (type: string, n: number) => counts.set(type, (counts.get(type) ?? 0) + n);
+  for (const r of rows) {
+    const n = Number(r.n);
+    if (r.own !== null) add(r.own, n);
+    for (const other of typesOf(r.others)) add(other, n);
+  }
+  return counts;
+}
+
+/** Facet values, most first, then by value. */
+const byCountThenValue = (values: { value: string; count: number }[]) => values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+
+/** A text[] as either driver hands it back: an array, or its literal ('{meetup,rss}') when left unparsed. */
+function typesOf(v: string[] | string | null): string[] {
+  if (v === null) return [];
+  if (Array.isArray(v)) return v;
+  const inner = v.replace(/^\{|\}$/g, '');
+  return inner ? inner.split(',').map((x) => x.replace(/^"|"$/g, '')) : [];
+}
 
 /** Ranked full text (word forms via the english stemmer), and always a plain title substring; of the row, or of occurrence `o`. */
 const matchesSearch = (search: string, of?: 'o') =>
@@ -401,6 +446,7 @@ interface FacetRow {
   g: number;
   category: string | null;
   source_type: string | null;
+  other_source_types: string[] | string | null;
   for_category: number;
   for_source: number;
   n: number;
@@ -421,6 +467,7 @@ interface SketchRow {
   cx: number | null;
   category: string | null;
   source_type: string | null;
+  other_source_types: string[] | string | null;
   n: number;
 }
 
@@ -570,14 +617,17 @@ export function createEventsRepository(db: Db) {
       : events;
     // An end is tallied in the hour that leads up to it (one at midnight in 23:00's), so the rows
     // ending exactly as a window opens count as ended before it (see estimateRows).
+    // The source types are grouped by the own one and by the merged records' ones (a handful of
+    // distinct arrays), added up per type here (countByType) rather than unnested row by row.
     const query = sql`
-      select grouping(sh, eh, cy, cx, category, source_type)::int as g, sh, eh, cy, cx, category, source_type, count(*)::int as n
+      select grouping(sh, eh, cy, cx, category, source_type, other_source_types)::int as g, sh, eh, cy, cx, category, source_type, other_source_types, count(*)::int as n
       from (
         select floor(date_part('epoch', ${events.startDate}) / 3600)::int as sh, ceil(date_part('epoch', ${events.endDate}) / 3600)::int - 1 as eh,
-          floor(${events.lat} * ${per}::float8)::int as cy, floor(${events.lng} * ${per}::float8)::int as cx, ${events.category} as category, ${events.sourceType} as source_type
+          floor(${events.lat} * ${per}::float8)::int as cy, floor(${events.lng} * ${per}::float8)::int as cx, ${events.category} as category, ${events.sourceType} as source_type,
+          ${events.otherSourceTypes} as other_source_types
         from ${from} where ${and(...filterConditions({ now, allOccurrences: true }))}
       ) listed
-      group by grouping sets ((sh), (eh), (cy, cx), (category), (source_type))`;
+      group by grouping sets ((sh), (eh), (cy, cx), (category), (source_type), (other_source_types))`;
     const result = (
       search
         ? await db.transaction(async (tx) => {
@@ -591,17 +641,20 @@ export function createEventsRepository(db: Db) {
     const s: ListingSketch = { rows: 0, startHours: histogram([]), endHours: histogram([]), cells: [], categories: new Map(), sourceTypes: new Map() };
     const starts: [number, number][] = [];
     const ends: [number, number][] = [];
+    const types: TypesCount[] = [];
     // grouping(): a bit per column, set where the row is not grouped by it (first column highest).
     for (const r of result.rows) {
       const n = Number(r.n);
-      if (r.g === 0b011111) {
+      if (r.g === 0b0111111) {
         starts.push([Number(r.sh), n]);
         s.rows += n;
-      } else if (r.g === 0b101111) ends.push([Number(r.eh), n]);
-      else if (r.g === 0b110011 && r.cy !== null && r.cx !== null) s.cells.push({ lat: (Number(r.cy) + 0.5) / per, lng: (Number(r.cx) + 0.5) / per, n });
-      else if (r.g === 0b111101 && r.category !== null) s.categories.set(r.category, n);
-      else if (r.g === 0b111110 && r.source_type !== null) s.sourceTypes.set(r.source_type, n);
+      } else if (r.g === 0b1011111) ends.push([Number(r.eh), n]);
+      else if (r.g === 0b1100111 && r.cy !== null && r.cx !== null) s.cells.push({ lat: (Number(r.cy) + 0.5) / per, lng: (Number(r.cx) + 0.5) / per, n });
+      else if (r.g === 0b1111011 && r.category !== null) s.categories.set(r.category, n);
+      else if (r.g === 0b1111101) types.push({ own: r.source_type, others: null, n });
+      else if (r.g === 0b1111110) types.push({ own: null, others: r.other_source_types, n });
     }
+    s.sourceTypes = countByType(types);
     s.startHours = histogram(starts);
     s.endHours = histogram(ends);
     return s;
@@ -753,14 +806,15 @@ export function createEventsRepository(db: Db) {
   const presentShares = (now: Date, by: 'category' | 'sourceType') =>
     versionFor({ now }).then((v) =>
       cached.bucketed(`present:${by}|${v}`, now, async () => {
-        const col = by === 'category' ? events.category : events.sourceType;
-        const rows = await db
-          .select({ value: col, n: sql<number>`count(*)::int` })
-          .from(events)
-          .where(and(...filterConditions({ now, allOccurrences: true })))
-          .groupBy(col);
+        // A source's share is of the events listed under it, by their own or a merged record's
+        // type: grouped by both, each group counted under each of its types (countByType).
+        const listed = and(...filterConditions({ now, allOccurrences: true }));
+        const rows: TypesCount[] =
+          by === 'category'
+            ? (await db.select({ own: events.category, n: sql<number>`count(*)::int` }).from(events).where(listed).groupBy(events.category)).map((r) => ({ ...r, others: null }))
+            : await db.select({ own: events.sourceType, others: events.otherSourceTypes, n: sql<number>`count(*)::int` }).from(events).where(listed).groupBy(events.sourceType, events.otherSourceTypes);
         const all = rows.reduce((sum, r) => sum + r.n, 0) || 1;
-        return rows.map((r) => ({ value: r.value, share: r.n / all }));
+        return [...countByType(rows)].map(([value, n]) => ({ value, share: n / all }));
       }),
     );
   /**
@@ -774,7 +828,7 @@ export function createEventsRepository(db: Db) {
     const v = await versionFor(f);
     return cached(`facet:${by}|${v}|${filterKey(f)}`, async () => {
       const planned = await plannedRows(f, by);
-      if (planned <= EXACT_COUNT_LIMIT) {
+      if (planned <= EXACT_COUNT_LIMIT && by === 'category') {
         const values = await db
           .select({ value: col, count: sql<number>`count(*)::int` })
           .from(events)
@@ -782,6 +836,15 @@ export function createEventsRepository(db: Db) {
           .groupBy(col)
           .orderBy(desc(sql`count(*)`), asc(col));
         return { values, estimated: false };
+      }
+      if (planned <= EXACT_COUNT_LIMIT) {
+        // An event counts under each of its types: grouped by its own and its merged records' ones.
+        const rows = await db
+          .select({ own: events.sourceType, others: events.otherSourceTypes, n: sql<number>`count(*)::int` })
+          .from(events)
+          .where(and(...filterConditions(f, by)))
+          .groupBy(events.sourceType, events.otherSourceTypes);
+        return { values: byCountThenValue([...countByType(rows)].map(([value, count]) => ({ value, count }))), estimated: false };
       }
       // Each value's share of the listed events applied to the filter's planned rows, without
       // asking the planner once per value; a search's values are planned as its own (their share
@@ -806,26 +869,29 @@ export function createEventsRepository(db: Db) {
     if ((await plannedRows(wide)) > EXACT_COUNT_LIMIT) return null;
     const wordsFirst = await readsMatchesSooner(wide);
     const byCategory = f.categories?.length ? inArray(events.category, f.categories) : sql`true`;
-    const bySource = f.sourceTypes?.length ? inArray(events.sourceType, f.sourceTypes) : sql`true`;
+    const bySource = f.sourceTypes?.length ? ofSourceTypes(f.sourceTypes) : sql`true`;
+    // The source facet is grouped by the own type and by the merged records' types, and each
+    // group counted under each of its types (countByType): an event once per type.
     const result = (await db.execute(sql`
-      select grouping(${events.category}, ${events.sourceType})::int as g, ${events.category} as category, ${events.sourceType} as source_type,
+      select grouping(${events.category}, ${events.sourceType}, ${events.otherSourceTypes})::int as g, ${events.category} as category, ${events.sourceType} as source_type,
+        ${events.otherSourceTypes} as other_source_types,
         (count(*) filter (where ${bySource}))::int as for_category, (count(*) filter (where ${byCategory}))::int as for_source,
         (count(*) filter (where ${byCategory} and ${bySource}))::int as n
       from ${events} where ${and(...filterConditions({ ...wide, wordsFirst }))}
-      group by grouping sets ((${events.category}), (${events.sourceType}), ())`)) as unknown as { rows: FacetRow[] };
-    // grouping(): bit 1 set where the row is not grouped by category, bit 0 by source.
-    const all = result.rows.find((r) => r.g === 0b11);
+      group by grouping sets ((${events.category}), (${events.sourceType}), (${events.otherSourceTypes}), ())`)) as unknown as { rows: FacetRow[] };
+    // grouping(): a bit per column, set where the row is not grouped by it (category highest).
+    const all = result.rows.find((r) => r.g === 0b111);
     const n = Number(all?.n ?? 0);
     // Past the bound a list's total is an estimate; the facets' total says the same (see count).
     if (n > EXACT_COUNT_LIMIT) return null;
-    const values = (g: number, value: (r: FacetRow) => string | null, count: (r: FacetRow) => number) =>
-      result.rows
-        .filter((r) => r.g === g && value(r) !== null && count(r) > 0)
-        .map((r) => ({ value: value(r)!, count: Number(count(r)) }))
-        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    const categories = result.rows.filter((r) => r.g === 0b011 && r.category !== null).map((r) => ({ value: r.category!, count: Number(r.for_category) }));
+    const types = countByType(
+      result.rows.flatMap((r): TypesCount[] => (r.g === 0b101 ? [{ own: r.source_type, others: null, n: r.for_source }] : r.g === 0b110 ? [{ own: null, others: r.other_source_types, n: r.for_source }] : [])),
+    );
+    const present = (values: { value: string; count: number }[]) => byCountThenValue(values.filter((x) => x.count > 0));
     return {
-      categories: { values: values(0b01, (r) => r.category, (r) => r.for_category), estimated: false },
-      sourceTypes: { values: values(0b10, (r) => r.source_type, (r) => r.for_source), estimated: false },
+      categories: { values: present(categories), estimated: false },
+      sourceTypes: { values: present([...types].map(([value, count]) => ({ value, count }))), estimated: false },
       total: { n, estimated: false },
     };
   };

@@ -162,6 +162,13 @@ export const events = pgTable(
      * Never written by the app.
      */
     seriesPrevEnd: timestamp('series_prev_end', { withTimezone: true }),
+    /**
+     * The source types of the other records merged into this event (status 'merged', not gone),
+     * distinct and sorted, without the event's own; null when there are none, as for nearly every
+     * event. Kept by triggers (migration 0038) so the source filter and facets read the event's
+     * types from its row or the listing indexes, which carry it. Never written by the app.
+     */
+    otherSourceTypes: text('other_source_types').array(),
     contributedBy: uuid('contributed_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -177,26 +184,27 @@ export const events = pgTable(
     index('events_status_category_start_idx').on(t.status, t.category, t.startDate),
     index('events_status_source_start_idx').on(t.status, t.sourceType, t.startDate),
     // Listed cards by start and by popularity (attendees: attendee_count + people_count, migration
-    // 0035), covering what lists filter on: written as SQL in migrations 0015, 0017 and 0035 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
+    // 0035), covering what lists filter on: written as SQL in migrations 0015, 0017, 0035 and 0038 (drizzle cannot declare INCLUDE columns): events_cards_start_idx,
     // events_cards_popularity_idx, events_cards_earth_idx (events_cards_search_start_idx, which also carried
     // the words, was dropped in 0021: a long description made its entry too large to insert).
     // Counts and facets of upcoming events read these alone (index-only scans), not the wide rows;
-    // series_prev_end rides along for the series test (a series is one card).
+    // series_prev_end rides along for the series test (a series is one card), other_source_types for
+    // the source filter (an event is listed under its merged records' sources too, migration 0038).
     index('events_upcoming_category_idx')
-      .on(t.status, t.category, t.endDate, t.sourceType, t.startDate, t.seriesPrevEnd)
+      .on(t.status, t.category, t.endDate, t.sourceType, t.startDate, t.seriesPrevEnd, t.otherSourceTypes)
       .where(sql`${t.goneAt} is null`),
     index('events_upcoming_source_idx')
-      .on(t.status, t.sourceType, t.endDate, t.category, t.startDate, t.seriesPrevEnd)
+      .on(t.status, t.sourceType, t.endDate, t.category, t.startDate, t.seriesPrevEnd, t.otherSourceTypes)
       .where(sql`${t.goneAt} is null`),
     // Radius filters: a latitude range, then longitude and the distance from the entries alone.
     index('events_upcoming_geo_idx')
-      .on(t.status, t.lat, t.lng, t.endDate, t.category, t.sourceType, t.seriesPrevEnd)
+      .on(t.status, t.lat, t.lng, t.endDate, t.category, t.sourceType, t.seriesPrevEnd, t.otherSourceTypes)
       .where(sql`${t.goneAt} is null`),
     // A category within a radius: the category's latitude band, not every category's. Counting
     // the Business cards of a three-mile circle read the whole band of the index above
     // (20.7 ms over 100,000 events); this one reads a ninth of it (4.0 ms; issue 18).
     index('events_upcoming_category_geo_idx')
-      .on(t.status, t.category, t.lat, t.lng, t.endDate, t.sourceType, t.seriesPrevEnd)
+      .on(t.status, t.category, t.lat, t.lng, t.endDate, t.sourceType, t.seriesPrevEnd, t.otherSourceTypes)
       .where(sql`${t.goneAt} is null`),
     index('events_status_end_idx').on(t.status, t.endDate),
     index('events_search_idx').using('gin', t.search),
@@ -205,8 +213,10 @@ export const events = pgTable(
     // intersects them itself. From two indexes, PostgreSQL built a bitmap of every Music card and
     // one of every match to AND them: "community" among Music events over 100,000, 13.4 ms of
     // bitmaps before reading a row, 4.2 ms here; "tasting" among Music (none) 14 -> 1.4 ms.
+    // The source as the event's types in one array, its own and its merged records' (0038), which
+    // a search's source filter tests; statistics of that expression are kept too (0038).
     index('events_cards_words_idx')
-      .using('gin', t.category, t.sourceType, t.search, sql`lower(${t.title}) gin_trgm_ops`)
+      .using('gin', t.category, sql`(array[${t.sourceType}] || ${t.otherSourceTypes})`, t.search, sql`lower(${t.title}) gin_trgm_ops`)
       .where(sql`${t.status} = 'approved' and ${t.goneAt} is null`),
     index('events_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
     index('events_earth_idx').using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`),

@@ -19,6 +19,7 @@ export interface ListingSketch {
   endHours: Histogram;
   cells: { lat: number; lng: number; n: number }[];
   categories: Map<string, number>;
+  /** Rows listed under each source type: their own record's, or a record merged into them (an event under each of its types). */
   sourceTypes: Map<string, number>;
   /** Rows per neighbourhood, lower-cased (the filter matches them in any case), when a filter needs them. */
   neighbourhoods?: Map<string, number>;
@@ -84,7 +85,8 @@ export interface SketchFilter {
 export function estimateRows(s: ListingSketch, f: SketchFilter): number {
   if (s.rows === 0) return 0;
   let share = 1;
-  const shareOf = (values: string[] | undefined, counts: Map<string, number>) => (values?.length ? values.reduce((n, v) => n + (counts.get(v) ?? 0), 0) / s.rows : 1);
+  // At most all of them: an event listed by two of the sources asked for counts under each (sourceTypes).
+  const shareOf = (values: string[] | undefined, counts: Map<string, number>) => (values?.length ? Math.min(1, values.reduce((n, v) => n + (counts.get(v) ?? 0), 0) / s.rows) : 1);
   share *= shareOf(f.categories, s.categories);
   share *= shareOf(f.sourceTypes, s.sourceTypes);
   if (s.neighbourhoods) share *= shareOf(f.neighbourhoods && [...new Set(f.neighbourhoods.map((n) => n.toLowerCase()))], s.neighbourhoods);

@@ -8,6 +8,7 @@ import { signQrPayload } from '../qr/qr.codec.ts';
 // Listings that tell the truth: a recurring event is one card, and attendees are real people.
 
 let t: TestApp;
+let admin: string;
 const NOW = new Date('2026-11-22T20:00:00Z'); // 12:00 in Portland
 const DAY = 24 * 3600 * 1000;
 const inHours = (h: number) => new Date(NOW.getTime() + h * 3600 * 1000);
@@ -15,7 +16,7 @@ const QR_KEY = TEST_QR_KEY;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await newUser(t.app); // the first account is the admin; the users below are members
+  admin = (await newUser(t.app)).cookie; // the first account is the admin; the users below are members
 });
 afterAll(async () => t.close());
 beforeEach(async () => {
@@ -230,5 +231,86 @@ describe('a search sorted by date', () => {
       }
       expect(seen, word).toEqual(expected);
     }
+  });
+});
+
+describe('an event is listed under every source that lists it', () => {
+  type Facets = { categories: { value: string; count: number }[]; sourceTypes: { value: string; count: number }[]; total: number; estimated: boolean };
+  const facets = async (query = '') => {
+    const res = await get(`/api/events/facets${query}`);
+    expect(res.statusCode).toBe(200);
+    return res.json() as Facets;
+  };
+  const ids = async (url: string) => {
+    const { items, total } = await cards(url);
+    return { ids: items.map((c) => c.id).sort(), total };
+  };
+  const sorted = (...xs: string[]) => [...xs].sort();
+
+  /** One walk an rss feed lists (its own record) and a meetup group lists too (merged into it), as ingestion merges a duplicate. */
+  async function listedTwice() {
+    const start = inHours(26);
+    const walk = await buildEvent(t.database.db, { title: 'Harbor Lantern Walk', sourceType: 'rss', category: 'Arts', startDate: start });
+    const record = await buildEvent(t.database.db, { title: 'Harbor Lantern Walk', sourceType: 'meetup', category: 'Arts', startDate: start });
+    await t.database.db.execute(sql`update events set premerge_status = status, status = 'merged', merged_into = ${walk.id} where id = ${record.id}`);
+    const games = await buildEvent(t.database.db, { title: 'Board Game Night', sourceType: 'meetup', category: 'Other', startDate: inHours(30) });
+    const market = await buildEvent(t.database.db, { title: 'Night Market', sourceType: 'ical', category: 'Food', startDate: inHours(40) });
+    return { walk, record, games, market };
+  }
+
+  it('finds an event merged from an rss and a meetup record under either source, once under both', async () => {
+    const { walk, games } = await listedTwice();
+    expect(await ids('/api/events?sourceType=meetup')).toEqual({ ids: sorted(walk.id, games.id), total: 2 });
+    expect(await ids('/api/events?sourceType=rss')).toEqual({ ids: [walk.id], total: 1 });
+    expect(await ids('/api/events?sourceType=meetup,rss&sortBy=popularity')).toEqual({ ids: sorted(walk.id, games.id), total: 2 });
+    expect(await ids('/api/events?sourceType=meetup&category=Arts&search=lantern')).toEqual({ ids: [walk.id], total: 1 });
+    expect(await ids(`/api/events?sourceType=meetup&lat=${walk.lat}&lng=${walk.lng}&radius=2&sortBy=distance`)).toEqual({ ids: sorted(walk.id, games.id), total: 2 });
+    // The card still shows the event's own source.
+    expect((await get('/api/events?sourceType=meetup&category=Arts')).json()).toMatchObject([{ id: walk.id, sourceType: 'rss' }]);
+  });
+
+  it('counts an event once under each of its sources in the source facet', async () => {
+    await listedTwice();
+    expect(await facets()).toEqual({
+      categories: [{ value: 'Arts', count: 1 }, { value: 'Food', count: 1 }, { value: 'Other', count: 1 }],
+      sourceTypes: [{ value: 'meetup', count: 2 }, { value: 'ical', count: 1 }, { value: 'rss', count: 1 }],
+      total: 3,
+      estimated: false,
+    });
+    // Each facet leaves its own filter out and applies the other's: the walk is the Arts event of meetup and of rss.
+    expect(await facets('?sourceType=meetup,rss')).toMatchObject({ categories: [{ value: 'Arts', count: 1 }, { value: 'Other', count: 1 }], total: 2 });
+    expect((await facets('?category=Arts')).sourceTypes).toEqual([{ value: 'meetup', count: 1 }, { value: 'rss', count: 1 }]);
+  });
+
+  it('keeps both sources when the event is merged into a third listing of it, whose records they become', async () => {
+    const { walk, games } = await listedTwice();
+    const calendar = await buildEvent(t.database.db, { title: 'Harbor Lantern Walk', sourceType: 'ical', category: 'Arts', startDate: inHours(26) });
+    // As a merge does (duplicates.repository mergeInto): the event first, then the records merged into it follow.
+    await t.database.db.execute(sql`update events set premerge_status = status, status = 'merged', merged_into = ${calendar.id} where id = ${walk.id}`);
+    await t.database.db.execute(sql`update events set merged_into = ${calendar.id} where merged_into = ${walk.id}`);
+    expect(await ids('/api/events?sourceType=meetup')).toEqual({ ids: sorted(calendar.id, games.id), total: 2 });
+    expect(await ids('/api/events?sourceType=rss')).toEqual({ ids: [calendar.id], total: 1 });
+    expect((await facets('?category=Arts')).sourceTypes).toEqual([{ value: 'ical', count: 1 }, { value: 'meetup', count: 1 }, { value: 'rss', count: 1 }]);
+  });
+
+  it('stops listing it under meetup once the meetup record is gone', async () => {
+    const { walk, record, games } = await listedTwice();
+    expect((await ids('/api/events?sourceType=meetup')).ids).toEqual(sorted(walk.id, games.id));
+    // The meetup group no longer lists it (a run marks its record gone); the rss feed still does.
+    await t.database.db.execute(sql`update events set gone_at = ${NOW.toISOString()}::timestamptz where id = ${record.id}`);
+    expect(await ids('/api/events?sourceType=meetup')).toEqual({ ids: [games.id], total: 1 });
+    expect(await ids('/api/events?sourceType=rss')).toEqual({ ids: [walk.id], total: 1 });
+    expect((await facets()).sourceTypes).toEqual([{ value: 'ical', count: 1 }, { value: 'meetup', count: 1 }, { value: 'rss', count: 1 }]);
+  });
+
+  it('stops listing it under meetup once an admin splits the meetup record out, which is listed under meetup itself', async () => {
+    const { walk, record, games } = await listedTwice();
+    expect((await ids('/api/events?sourceType=meetup')).ids).toEqual(sorted(walk.id, games.id));
+    const split = await t.app.inject({ method: 'POST', url: `/api/admin/events/${walk.id}/split`, headers: { origin: TEST_ORIGIN, cookie: admin } });
+    expect(split.statusCode).toBe(200);
+    expect(await ids('/api/events?sourceType=meetup')).toEqual({ ids: sorted(record.id, games.id), total: 2 });
+    expect(await ids('/api/events?sourceType=rss')).toEqual({ ids: [walk.id], total: 1 });
+    expect((await facets('?category=Arts')).sourceTypes).toEqual([{ value: 'meetup', count: 1 }, { value: 'rss', count: 1 }]);
+    expect((await facets('?category=Arts')).total).toBe(2);
   });
 });

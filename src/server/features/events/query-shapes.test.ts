@@ -16,13 +16,15 @@ const PG = process.env.TEST_DATABASE_URL;
  * Aggregates over the whole listing, read once per events version and clock bucket (never per
  * request): reading every upcoming row is what they are.
  */
-const WHOLE_LISTING = [/max\("end_date" - "start_date"\)/, /select distinct "(category|source_type)"/, /^select count\(\*\)::int(, \(count\(\*\) filter \(where .*\)\)::int)? from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null( and (not exists \(select 1 from "events" o .*|\("events"."series_prev_end" is null or .*))?\)$/s, /count\(\*\)::int from \(select distinct/, /select distinct lower\("neighbourhood"\)/, /^\s*select grouping\(sh, eh, cy, cx, category, source_type\)/];
+const WHOLE_LISTING = [/max\("end_date" - "start_date"\)/, /select distinct "(category|source_type)"/, /^select count\(\*\)::int(, \(count\(\*\) filter \(where .*\)\)::int)? from "events" where \("events"."status" in \(\$1\) and "events"."end_date" > \$2 and "events"."gone_at" is null( and (not exists \(select 1 from "events" o .*|\("events"."series_prev_end" is null or .*))?\)$/s, /count\(\*\)::int from \(select distinct/, /select distinct lower\("neighbourhood"\)/, /^\s*select grouping\(sh, eh, cy, cx, category, source_type, other_source_types\)/];
 
 const NOW = new Date('2026-11-22T20:00:00Z');
 const DAY = 24 * 3600 * 1000;
 const KINDS: [string, string][] = [
   ['default list', '/api/events?limit=24&offset=48'],
   ['category', '/api/events?limit=24&category=Music,Food&sortBy=date&offset=24'],
+  ['category and sources', '/api/events?limit=24&category=Music,Food&sourceType=meetup,rss&sortBy=popularity&offset=24'],
+  ['facets of sources', '/api/events/facets?search=jazz&sourceType=meetup'],
   ['ranked search', '/api/events?limit=24&search=jazz&sortBy=relevance'],
   ['ranked search, broad word', '/api/events?limit=24&search=night&sortBy=relevance'],
   ['search by date', `/api/events?limit=24&search=yoga&sortBy=date&startDate=${new Date(NOW.getTime() + 3 * DAY).toISOString()}&endDate=${new Date(NOW.getTime() + 10 * DAY).toISOString()}`],
@@ -55,6 +57,11 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
         'America/Los_Angeles', 'Venue ' || (i % 1500), 45.43 + ((i * 37) % 1000) / 6000.0, -122.8 + ((i * 53) % 1000) / 3300.0,
         'approved', i % 37, (i * 13) % 101
       from generate_series(1, 20000) as i`, [NOW.toISOString()]);
+    // One in fifty is listed by a second source too, whose record ingestion merged into it.
+    await t.database.pool!.query(`
+      insert into events (title, description, category, source_type, start_date, end_date, time_zone, venue_name, lat, lng, status, premerge_status, merged_into)
+      select title, description, category, case when source_type = 'meetup' then 'rss' else 'meetup' end, start_date, end_date, time_zone, venue_name, lat, lng, 'merged', 'approved', id
+      from events where substring(title from '[0-9]+$')::int % 50 = 0`);
     await t.database.pool!.query('vacuum analyze events');
   }, 120_000);
   afterAll(async () => t?.close());
@@ -138,6 +145,24 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
     expect(plan).toMatch(/Index Only Scan using events_upcoming_category_geo_idx/);
   });
 
+  it("counts a source within a category and a window from the index entries, a merged record's source included", async () => {
+    const [from, to] = [new Date(NOW.getTime() + 5 * DAY).toISOString(), new Date(NOW.getTime() + 15 * DAY).toISOString()];
+    // No Music event's own record is meetup here: the count is of the meetup records merged into them.
+    const { res, plan } = await exactCountOf(`/api/events?limit=24&category=Music&sourceType=meetup&startDate=${from}&endDate=${to}`);
+    // Both types are tested on the listing index's entries: no row is read.
+    expect(plan).toMatch(/Index Only Scan using events_(upcoming|cards)_\w+_idx/);
+    expect(plan).toMatch(/other_source_types && '\{meetup\}'/);
+    const { rows } = await t.database.pool!.query<{ own: number; any: number }>(
+      `select count(*) filter (where e.source_type = 'meetup')::int as own, count(*)::int as any from events e
+        where e.status = 'approved' and e.category = 'Music' and e.start_date < $2 and e.end_date > $1
+          and (e.source_type = 'meetup' or exists (select 1 from events m where m.merged_into = e.id and m.status = 'merged' and m.source_type = 'meetup'))`,
+      [from, to],
+    );
+    expect(rows[0]).toMatchObject({ own: 0 });
+    expect(rows[0]!.any).toBeGreaterThan(0);
+    expect(Number(res.headers['x-total-count'])).toBe(rows[0]!.any);
+  });
+
   it("counts a place alone from the circle's box in the listed cards' GiST index, not a latitude band", async () => {
     const { res, plan } = await exactCountOf('/api/events?limit=24&lat=45.5&lng=-122.66&radius=1&sortBy=distance');
     expect(plan).toMatch(/Index Only Scan using events_cards_earth_idx/);
@@ -192,6 +217,17 @@ describe.skipIf(!PG)('query shapes on PostgreSQL (skipped without TEST_DATABASE_
       expect(plan).toMatch(/Bitmap Index Scan on events_cards_words_idx/);
       expect(plan).not.toMatch(/BitmapAnd/);
     }
+  });
+
+  it("finds a word among one source's cards, a merged record's source included, from the words index", async () => {
+    captured.length = 0;
+    const res = await t.app.inject({ method: 'GET', url: '/api/events?limit=24&search=theremin&sortBy=date&sourceType=meetup' });
+    // Every Theremin event here is one a meetup record was merged into (one in fifty has one).
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as unknown[]).length).toBeGreaterThan(0);
+    const plans = await plansOfRequest();
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans) expect(plan).toMatch(/Index Cond: \(\(\(ARRAY\[source_type\] \|\| other_source_types\) && '\{meetup\}'::text\[\]\) AND \(search @@/);
   });
 
   it('keeps the whole-listing aggregates out of the per-request path (cached per events version)', async () => {

@@ -121,6 +121,29 @@ describe('list totals', () => {
     expect(music.json()).toEqual([]);
     expect(music.headers['x-total-count']).toBe('0');
   });
+
+  it("counts and estimates an event under its merged records' sources too, once per source, in a large listing", async () => {
+    await many(EXACT_COUNT_LIMIT + 100, 'Music');
+    // A Food walk an rss feed and a meetup group both list (the meetup record merged into the rss one), and three meetup Food events.
+    const start = new Date(NOW.getTime() + 5 * 3600_000);
+    const walk = await buildEvent(t.database.db, { title: 'Harbor Food Walk', category: 'Food', sourceType: 'rss', startDate: start });
+    const record = await buildEvent(t.database.db, { title: 'Harbor Food Walk', category: 'Food', sourceType: 'meetup', startDate: start });
+    await t.database.db.execute(sql`update events set premerge_status = status, status = 'merged', merged_into = ${walk.id} where id = ${record.id}`);
+    for (let i = 0; i < 3; i++) await buildEvent(t.database.db, { title: `Supper club ${i}`, category: 'Food', sourceType: 'meetup', startDate: new Date(start.getTime() + (i + 1) * DAY) });
+    await t.database.db.execute(sql`analyze events`);
+    type Facets = { estimated: boolean; total: number; sourceTypes: { value: string; count: number }[] };
+    // The listing is past the exact bound: its source facet is estimated, from each source's share of the listed events.
+    const all = (await get('/api/events/facets')).json() as Facets;
+    expect(all.estimated).toBe(true);
+    expect(all.sourceTypes).toEqual([{ value: 'ical', count: EXACT_COUNT_LIMIT + 100 }, { value: 'meetup', count: 4 }, { value: 'rss', count: 1 }]);
+    // The Food events are few: their source facet is counted, the walk under both of its sources.
+    expect((await get('/api/events/facets?category=Food')).json()).toMatchObject({ sourceTypes: [{ value: 'meetup', count: 4 }, { value: 'rss', count: 1 }], total: 4 });
+    // Estimated few from the listing's sketch, the meetup events are counted exactly: the walk among them.
+    const meetup = await get('/api/events?sourceType=meetup&limit=24');
+    expect(meetup.headers['x-total-count']).toBe('4');
+    expect(meetup.headers['x-total-count-estimated']).toBeUndefined();
+    expect((meetup.json() as { id: string }[]).map((e) => e.id)).toContain(walk.id);
+  });
 });
 
 describe('date windows', () => {
