@@ -485,7 +485,48 @@ export function awaitingReview(now: Date): SQL {
   return and(eq(events.status, 'pending'), isNull(events.goneAt), gt(events.endDate, now))!;
 }
 
+/** One source's link to an event, through the event's own record or one merged into it, and what that record says now. */
+export interface SourceLink {
+  /** The event asked about (the record's, or the one it is merged into). */
+  eventId: string;
+  /** The record the link belongs to. */
+  record: string;
+  sourceType: string;
+  url: string;
+  name: string;
+  sourceId: string | null;
+  /** The record is not gone from its source. */
+  live: boolean;
+  /** Gone because its source said so. */
+  calledOff: 'cancelled' | 'postponed' | null;
+}
+export type SourcesSay = Pick<EventDetail, 'calledOffBy' | 'stillListedBy'>;
+
+/** Which sources call an event off and which still list it, from its links in the order seen: one entry per source name. */
+export function sourcesSayOf(links: readonly Pick<SourceLink, 'name' | 'live' | 'calledOff'>[]): SourcesSay {
+  const say: SourcesSay = { calledOffBy: [], stillListedBy: [] };
+  for (const l of links) {
+    if (l.calledOff && !say.calledOffBy.some((c) => c.name === l.name)) say.calledOffBy.push({ name: l.name, kind: l.calledOff });
+    if (l.live && !say.stillListedBy.includes(l.name)) say.stillListedBy.push(l.name);
+  }
+  return say;
+}
+
 export function createEventsRepository(db: Db) {
+  /** The links of the events' own records and of the records merged into them, in the order they were seen. */
+  const sourceLinks = async (eventIds: readonly string[]): Promise<SourceLink[]> => {
+    if (!eventIds.length) return [];
+    const ids = sql`${sql.param([...eventIds])}::uuid[]`;
+    return queryRows<SourceLink>(
+      db,
+      sql`select case when r.id = any(${ids}) then r.id else r.merged_into end as "eventId", r.id as record, l.source_type as "sourceType", l.url, l.name, l.source_id as "sourceId",
+          r.gone_at is null as live,
+          case when r.gone_at is null then null when r.cancelled_by_source then 'cancelled' when r.postponed_by_source then 'postponed' end as "calledOff"
+        from ${eventSources} l join ${events} r on r.id = l.event_id
+        where r.id = any(${ids}) or r.merged_into = any(${ids})
+        order by l.seen_at`,
+    );
+  };
   // Clock readings (requests) that were answered from the previous bucket.
   const provisional = new WeakSet<Date>();
   const cached = createAggregateCache((now) => provisional.add(now));
@@ -1111,45 +1152,22 @@ export function createEventsRepository(db: Db) {
     },
 
     /** The event's links and those of the records merged into it; `dropped`: a merged record its source no longer lists. */
+    /**
+     * The links of an event's own record and of the records merged into it, in the order they were
+     * seen, each with what its record says now: still listed (`live`), or called off by its source.
+     */
     async findSources(eventId: string) {
-      return db
-        .select({
-          sourceType: eventSources.sourceType,
-          url: eventSources.url,
-          name: eventSources.name,
-          eventId: eventSources.eventId,
-          sourceId: eventSources.sourceId,
-          dropped: sql<boolean>`${eventSources.eventId} <> ${eventId} and exists (select 1 from ${events} r where r.id = ${eventSources.eventId} and r.gone_at is not null)`,
-        })
-        .from(eventSources)
-        .where(sql`${eventSources.eventId} = ${eventId} or ${eventSources.eventId} in (select ${events.id} from ${events} where ${events.mergedInto} = ${eventId})`)
-        .orderBy(asc(eventSources.seenAt));
+      return (await sourceLinks([eventId])).map(({ record, ...l }) => ({ ...l, eventId: record, dropped: record !== eventId && !l.live }));
     },
 
     /**
      * What each event's sources say of it, from its own record and those merged into it (in the
-     * order they were seen): which call it off (a record gone because its source said cancelled or
-     * postponed) and which still list it (a record not gone). One entry per source name.
+     * order they were seen): which call it off and which still list it (sourcesSayOf).
      */
-    async sourcesSay(eventIds: readonly string[]): Promise<Map<string, Pick<EventDetail, 'calledOffBy' | 'stillListedBy'>>> {
-      const says = new Map<string, Pick<EventDetail, 'calledOffBy' | 'stillListedBy'>>(eventIds.map((id) => [id, { calledOffBy: [], stillListedBy: [] }]));
-      if (!eventIds.length) return says;
-      const ids = sql`array[${sql.join(eventIds.map((id) => sql`${id}`), sql`, `)}]::uuid[]`;
-      const rows = await queryRows<{ eventId: string; name: string; live: boolean; calledOff: 'cancelled' | 'postponed' | null }>(
-        db,
-        sql`select case when r.id = any(${ids}) then r.id else r.merged_into end as "eventId", s.name, r.gone_at is null as live,
-            case when r.gone_at is null then null when r.cancelled_by_source then 'cancelled' when r.postponed_by_source then 'postponed' end as "calledOff"
-          from ${eventSources} s join ${events} r on r.id = s.event_id
-          where r.id = any(${ids}) or r.merged_into = any(${ids})
-          order by s.seen_at`,
-      );
-      for (const r of rows) {
-        const say = says.get(r.eventId);
-        if (!say) continue;
-        if (r.calledOff && !say.calledOffBy.some((c) => c.name === r.name)) say.calledOffBy.push({ name: r.name, kind: r.calledOff });
-        if (r.live && !say.stillListedBy.includes(r.name)) say.stillListedBy.push(r.name);
-      }
-      return says;
+    async sourcesSay(eventIds: readonly string[]): Promise<Map<string, SourcesSay>> {
+      const links = new Map<string, SourceLink[]>(eventIds.map((id) => [id, []]));
+      for (const l of await sourceLinks(eventIds)) links.get(l.eventId)?.push(l);
+      return new Map([...links].map(([id, rows]) => [id, sourcesSayOf(rows)]));
     },
 
     /** Listed events starting in [start, end) that have not ended at `now` (today's, as the header counts them). */
@@ -1212,7 +1230,7 @@ export function createEventsRepository(db: Db) {
     },
 
     /** The venues Townbeat knows, with their places (to place an event by its venue, as ingestion does). */
-    allVenues: () => db.select({ name: venues.name, address: venues.address, neighbourhood: venues.neighbourhood, lat: venues.lat, lng: venues.lng }).from(venues),
+    allVenues: () => db.select({ id: venues.id, name: venues.name, address: venues.address, neighbourhood: venues.neighbourhood, lat: venues.lat, lng: venues.lng }).from(venues),
 
     async insert(values: typeof events.$inferInsert, source: { sourceType: string; url: string; name: string }) {
       return db.transaction(async (tx) => {

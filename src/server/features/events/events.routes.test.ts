@@ -481,6 +481,11 @@ describe('admin events', () => {
     const fixed = await patch(admin.cookie, made.id, { venue: 'Doug Fir Lounge' });
     expect(fixed.json()).toMatchObject({ venue: 'Doug Fir Lounge', address: '830 E Burnside St', neighbourhood: 'Buckman', lat: 45.5225, lng: -122.6574 });
     expect(await inNeighbourhood('Buckman')).toEqual(['Late Show']);
+    // At that venue for deduplication too (its known venue), and at none once the venue is one Townbeat does not know.
+    const venueOf = async () => (await queryRows<{ name: string | null }>(t.database.db, sql`select v.name from events e left join venues v on v.id = e.venue_id where e.id = ${made.id}`))[0]?.name;
+    expect(await venueOf()).toBe('Doug Fir Lounge');
+    await patch(admin.cookie, made.id, { venue: 'The Back Room' });
+    expect(await venueOf()).toBeNull();
     // Added at a known venue, it is placed there at once.
     expect((await post(admin.cookie, { title: 'Early Show', startDate, venue: 'Doug Fir Lounge' })).json()).toMatchObject({ neighbourhood: 'Buckman', lat: 45.5225 });
   });

@@ -11,11 +11,11 @@ import { htmlToText } from '../../lib/text.ts';
 import { announceAward, payAward } from '../gaming/awards.ts';
 import { RULES } from '../gaming/rules.ts';
 import { withoutFilled } from '../ingestion/pipeline/merge-fill.ts';
-import { knownVenues, placeAfterVenueChange, placeOf } from '../ingestion/pipeline/normalise.ts';
+import { knownVenues, placeAfterVenueChange, placeOf, venueKey } from '../ingestion/pipeline/normalise.ts';
 import { publishSavedEventNews, tellSavers } from '../ingestion/saved-event-news.ts';
 import { createNotification, publishNotifications, type NotificationInput } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { AGGREGATE_BUCKET_MS, createEventsRepository, type EventFilter, type SummaryRow } from './events.repository.ts';
+import { AGGREGATE_BUCKET_MS, createEventsRepository, sourcesSayOf, type EventFilter, type SummaryRow } from './events.repository.ts';
 import { hasEnded, metresPerUnit, toEventDetail, toEventSummary, withSourcesWord } from './events.mapper.ts';
 
 export const FAVORITE_DISCOVERY_POINTS = RULES.discovered.points;
@@ -108,7 +108,7 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       // The sources that list it now: not one that dropped its record merged into it.
       const sources = links.filter((l) => !l.dropped).map(({ sourceType, url, name }) => ({ sourceType, url, name }));
       // Where sources disagree (one says cancelled, another still lists it), the page says so.
-      const said = (await repo.sourcesSay([row.event.id])).get(row.event.id);
+      const said = sourcesSayOf(links);
       const now = clock.now();
       // The other dates of a turned-down series are turned down too, and were never saved: only admins see them.
       const dates = savedThenRejected && !isAdmin ? [] : await repo.seriesDates(row.event, now);
@@ -285,7 +285,10 @@ export function createEventsService(deps: { db: Db; clock: Clock; city: CityConf
       if (patch.venue !== undefined) {
         changes.venueName = patch.venue;
         const e = current.event;
-        Object.assign(changes, placeAfterVenueChange(city, knownVenues(await repo.allVenues()), { ...e, neighbourhoodSet: e.editedFields.includes('neighbourhood') }, patch.venue));
+        const venues = await repo.allVenues();
+        Object.assign(changes, placeAfterVenueChange(city, knownVenues(venues), { ...e, neighbourhoodSet: e.editedFields.includes('neighbourhood') }, patch.venue));
+        // The known venue follows the name: deduplication takes one venue id for one place.
+        changes.venueId = (patch.venue && venues.find((v) => venueKey(v.name) === venueKey(patch.venue!))?.id) || null;
       }
       // A new price replaces the source's range and words about it.
       if (patch.price !== undefined) Object.assign(changes, { price: patch.price === 0 ? null : patch.price, priceMax: null, priceNote: null, isFree: patch.price === 0 });

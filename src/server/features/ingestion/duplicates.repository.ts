@@ -148,6 +148,12 @@ export function createDuplicatesRepository(db: Db) {
     async decide(id: string, status: 'merged' | 'kept_apart', by: string | null, at: Date) {
       await db.update(duplicatePairs).set({ status, decidedBy: by, decidedAt: at }).where(eq(duplicatePairs.id, id));
     },
+    /** The proposal of two events, if any, and what became of it. */
+    async decisionOn(x: string, y: string): Promise<{ id: string; status: DuplicatePairRow['status'] } | undefined> {
+      const [a, b] = x < y ? [x, y] : [y, x];
+      const [row] = await db.select({ id: duplicatePairs.id, status: duplicatePairs.status }).from(duplicatePairs).where(and(eq(duplicatePairs.eventA, a), eq(duplicatePairs.eventB, b)));
+      return row;
+    },
     /** Records a decision on a pair that may not have been proposed (a split is a "keep apart"). */
     async upsertDecision(pair: ProposedPair, status: 'merged' | 'kept_apart', by: string, at: Date) {
       await db

@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_BACK, MOVED_APART, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_BACK, MOVED_APART, MOVED_ONTO, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
@@ -811,6 +811,71 @@ describe('events a source drops', () => {
     const moved = await rerun(library, [poetry, { uid: 'chess@library', title: 'Chess Club', start: '20261219T180000', ...place }]);
     expect(moved.notes).toContainEqual({ kind: 'relisted', reason: MOVED_APART, count: 1, examples: ['Chess Club'] });
     expect(await chessDates()).toEqual(['2026-12-13T02:00:00.000Z', '2026-12-20T02:00:00.000Z']);
+  });
+
+  it('merge a record split off by a move again once its source moves it back, either side; never what an admin kept apart', async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place };
+    const { id: library } = await approvedSource([poetry]);
+    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const blogItem = { uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place };
+    t.clock.advance(60_000);
+    const blog = await source('Blog', 'b', [blogItem]);
+    const blogRun = async (items: IcsItem[]) => {
+      feeds.b = ics(items);
+      t.clock.advance(60_000);
+      return (await api('POST', `/api/admin/sources/${blog.id}/run`)).json() as { notes: unknown[] };
+    };
+    // The blog moves it a week on (split off), then back: one event again, the library's, with both sources.
+    await blogRun([{ ...blogItem, start: '20261217T193000' }]);
+    expect(await listed()).toEqual(['Poetry Reading', 'Poetry Reading']);
+    expect((await blogRun([blogItem])).notes).toEqual([{ kind: 'kept', reason: MOVED_ONTO, count: 1, examples: ['Poetry Reading'] }]);
+    expect(await listed()).toEqual(['Poetry Reading']);
+    expect((await api('GET', `/api/events/${eventId}`)).json()).toMatchObject({ startDate: '2026-12-11T03:30:00.000Z', mergedRecords: 1, sources: [{ name: 'Venue' }, { name: 'Blog' }] });
+    const [{ id: recordId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading' and id <> ${eventId}`)) as [{ id: string }];
+    // The record's own page answers with the event it is one with.
+    expect((await api('GET', `/api/events/${recordId}`)).json()).toMatchObject({ id: eventId });
+
+    // The library's own moves away and back: the same, and the event listed first is the one kept.
+    await rerun(library, [{ ...poetry, start: '20261217T193000' }]);
+    expect(await listed()).toEqual(['Poetry Reading', 'Poetry Reading']);
+    expect((await rerun(library, [poetry])).notes).toContainEqual({ kind: 'kept', reason: MOVED_ONTO, count: 1, examples: ['Poetry Reading'] });
+    expect(await listed()).toEqual(['Poetry Reading']);
+    expect((await api('GET', `/api/events/${eventId}`)).json()).toMatchObject({ id: eventId, mergedRecords: 1 });
+
+    // An admin splits them: kept apart, whatever either source does next.
+    expect((await api('POST', `/api/admin/events/${eventId}/split`)).statusCode).toBe(200);
+    await blogRun([{ ...blogItem, start: '20261217T193000' }]);
+    expect((await blogRun([blogItem])).notes).toEqual([]);
+    expect(await listed()).toEqual(['Poetry Reading', 'Poetry Reading']);
+  });
+
+  it('are at the venue their source moves them to: another source’s event at the old venue is not merged into one moved away', async () => {
+    const { id: venue } = await approvedSource([{ uid: 'mic@venue', title: 'Open Mic', start: '20261212T200000', location: 'Doug Fir Lounge' }]);
+    await rerun(venue, [{ uid: 'mic@venue', title: 'Open Mic', start: '20261212T200000', location: 'Mississippi Studios' }]);
+    const blog = await source('Blog', 'b', [{ uid: 'mic@blog', title: 'Open Mic', start: '20261212T200000', location: 'Doug Fir Lounge' }]);
+    expect(blog.run).toMatchObject({ created: 1, merged: 0 });
+    const rows = await queryRows<{ venue: string; known: string }>(t.database.db, sql`select e.venue_name as venue, v.name as known from events e join venues v on v.id = e.venue_id order by e.venue_name`);
+    expect(rows).toEqual([
+      { venue: 'Doug Fir Lounge', known: 'Doug Fir Lounge' },
+      { venue: 'Mississippi Studios', known: 'Mississippi Studios' },
+    ]);
+  });
+
+  it('propose a listed event its source moves next to another source’s listing with thinner evidence, and merge none of it', async () => {
+    const library = { location: 'Central Library', geo: '45.519;-122.6829' };
+    await approvedSource([{ uid: 'swap@library', title: 'Seed Swap', start: '20261212T110000', ...library }]);
+    // The blog names no venue: on arrival at another hour nothing is near; moved to the library's hour, a pair to decide.
+    const blog = await source('Blog', 'b', [{ uid: 'swap@blog', title: 'Seed Swap', start: '20261213T110000' }]);
+    expect(blog.run).toMatchObject({ created: 1, merged: 0 });
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ pairs: [] });
+    feeds.b = ics([{ uid: 'swap@blog', title: 'Seed Swap', start: '20261212T110000' }]);
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${blog.id}/run`)).json()).toMatchObject({ notes: [] });
+    expect(await listed()).toEqual(['Seed Swap', 'Seed Swap']);
+    const { pairs } = (await api('GET', '/api/admin/duplicates')).json() as { pairs: { reason: string; a: { title: string }; b: { title: string } }[] };
+    expect(pairs).toHaveLength(1);
+    expect(pairs[0]!.reason).toContain('venue unknown');
   });
 
   it('are in the run History: removed, cancelled (with what the source says of them now), listed again', async () => {

@@ -115,6 +115,8 @@ export const HANDED_BACK = 'were back in the source that listed each first, afte
 /** Records merged into another source's event that no longer agree with it (splitMovedApart). */
 export const MOVED_APART = "no longer matched another source's listing of the same event (another time or place): merged no more, each listed on its own";
 export const RELISTED = 'were back in the source after being removed, cancelled or postponed: listed again';
+/** Listed events the source moved onto another source's listing of the same event (mergeMovedOnto). */
+export const MOVED_ONTO = "were moved by the source to the time and place another source lists the same event at: merged with it, each page answering with it";
 /** Events whose own record a whole run missed while another source's record of them is merged in: that record takes over (handOver). */
 export const HANDED_OVER = 'were no longer in the source, while another source lists the same event: listed with its details';
 
@@ -185,7 +187,9 @@ export function createIngestionService(deps: {
     // One after another: a transaction is one connection, which runs one query at a time anyway
     // (pg queues concurrent ones, warns that it is deprecated, and pg 9 drops it).
     const linked = await r.linkedEvents(linkedIds);
-    const nearby = await r.eventsInWindows(slotWindows(items, (n) => links.has(n.externalId)));
+    // New items, and linked ones the source changed (a moved event may be one with another listing).
+    const hashes = new Map(items.map((n) => [n.externalId, itemHash(n)]));
+    const nearby = await r.eventsInWindows(slotWindows(items, (n) => links.get(n.externalId)?.contentHash === hashes.get(n.externalId)));
     const venueRows = await r.allVenues();
     const mergeThreshold = await deps.mergeThreshold(tx);
     return {
@@ -195,6 +199,7 @@ export function createIngestionService(deps: {
       listedBySource: new Set(linkRows.map((l) => l.listedId)),
       linked: new Map(linked.map((e) => [e.id, e])),
       nearby,
+      hashes,
       venues: new Map(venueRows.map((v) => [venueKey(v.name), v.id])),
       classify: (n) => classified.get(n.externalId) ?? classify(classifierInput(n)),
       approveConfidence: APPROVE_CONFIDENCE,
@@ -319,6 +324,34 @@ export function createIngestionService(deps: {
     return titles;
   }
 
+  /**
+   * Listed events the source moved onto another source's listing of the same event (plan.movedOnto):
+   * merged as a new item would have been, unless an admin kept the two apart. The one listed first
+   * is kept (the approved one, if the other waits for review; the one not moved, if both came at once): a record split off when its source
+   * moved it, moved back, joins its event again. Both records stay; an admin's split undoes it.
+   * Returns their titles.
+   */
+  async function mergeMovedOnto(tx: Db, plan: RunPlan, now: Date): Promise<string[]> {
+    const pairs = createDuplicatesRepository(tx);
+    const titles: string[] = [];
+    for (const { id, onto, title } of plan.movedOnto) {
+      await pairs.lockEvents([id, onto]);
+      const [a, b] = [await pairs.findEvent(id), await pairs.findEvent(onto)];
+      const listed = await pairs.comparables([id, onto]);
+      if (!a || !b || listed.length < 2 || listed.some((e) => e.goneAt || (e.status !== 'approved' && e.status !== 'pending'))) continue;
+      const decided = await pairs.decisionOn(id, onto);
+      if (decided?.status === 'kept_apart') continue;
+      // A listed event is never merged into one waiting for review: that would hide it.
+      const [target, child] = a.status !== b.status ? (a.status === 'approved' ? [a, b] : [b, a]) : a.createdAt < b.createdAt ? [a, b] : [b, a];
+      await pairs.mergeInto(child.id, target.id, now);
+      if (decided?.status === 'open') await pairs.decide(decided.id, 'merged', null, now);
+      for (const filled of await pairs.fillFromMergedRecords([target.id])) plan.announce.push({ id: filled, action: 'updated' });
+      plan.announce.push({ id: child.id, action: 'removed' }, { id: target.id, action: 'updated' });
+      titles.push(title);
+    }
+    return titles;
+  }
+
   /** The run's record in History and the source's health on its card, as the run ended. */
   async function recordRun(r: SourcesRepository, source: SourceRow, trigger: 'schedule' | 'manual' | 'seed', startedAt: Date, summary: RunSummary, read: { etag?: string | null; lastModified?: string | null }) {
     const finishedAt = clock.now();
@@ -375,6 +408,7 @@ export function createIngestionService(deps: {
       // event is as the source that listed it first gives it, that record merged into it, still listed.
       const handedBack = await handOverDropped(tx, await r.handBackCandidates(plan.relistedIds, state.now), state.now, plan, false);
       const apart = await splitMovedApart(tx, plan, state.now);
+      const onto = await mergeMovedOnto(tx, plan, state.now);
       const pairs = createDuplicatesRepository(tx);
       const titled = (kind: RunNote['kind'], reason: string, titles: string[]) => {
         if (titles.length) summary.notes.push({ kind, reason, count: titles.length, examples: titles.slice(0, NOTE_EXAMPLES) });
@@ -386,6 +420,7 @@ export function createIngestionService(deps: {
       titled('kept', HANDED_OVER, handed);
       titled('relisted', HANDED_BACK, handedBack);
       titled('relisted', MOVED_APART, apart);
+      titled('kept', MOVED_ONTO, onto);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
       // Records merged on arrival fill what the events they are one with leave blank (a place, a
       // price, ...); records merged before that their source changed fill them anew.

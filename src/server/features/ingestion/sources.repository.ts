@@ -66,6 +66,8 @@ export interface RunLinkRow {
 /** A run's new values for one event it already links. */
 export interface EventUpdate extends EventItemFields {
   id: string;
+  /** The known venue of its venue name now (a source's move to another venue moves it too: dedup reads it). */
+  venueId: string | null;
   goneAt: Date | null;
   /** Gone because the source said it is cancelled; false while listed or only dropped. */
   cancelledBySource: boolean;
@@ -79,6 +81,7 @@ export interface EventUpdate extends EventItemFields {
 export interface LinkedEvent extends EventItemFields {
   id: string;
   status: string;
+  venueId: string | null;
   /** For a record merged into another event (status 'merged'): that event, whose savers hear what this source says. */
   mergedInto: string | null;
   /** The fields an admin corrected (events.edited_fields): a changed item leaves them as they are. */
@@ -146,7 +149,7 @@ export const COPIED_EVENT_COLUMNS: readonly string[] = EVENT_COLUMNS.map(([name]
 );
 
 /** What a run may change on an event it links (the id first). */
-const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource], ['postponed_by_source', 'boolean', (r) => r.postponedBySource], ['filled', 'jsonb', (r) => JSON.stringify(r.filled)], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
+const UPDATE_COLUMNS: ColumnSpec<EventUpdate>[] = [['id', 'uuid', (r) => r.id], ...ITEM_COLUMNS, ['venue_id', 'uuid', (r) => r.venueId], ['gone_at', 'timestamptz', (r) => iso(r.goneAt)], ['cancelled_by_source', 'boolean', (r) => r.cancelledBySource], ['postponed_by_source', 'boolean', (r) => r.postponedBySource], ['filled', 'jsonb', (r) => JSON.stringify(r.filled)], ['updated_at', 'timestamptz', (r) => iso(r.updatedAt)]];
 
 const LINK_COLUMNS: ColumnSpec<RunLinkRow>[] = [
   ['event_id', 'uuid', (r) => r.eventId],
@@ -289,6 +292,7 @@ export function createSourcesRepository(db: Db) {
             .select({
               id: events.id,
               status: events.status,
+              venueId: events.venueId,
               mergedInto: events.mergedInto,
               goneAt: events.goneAt,
               cancelledBySource: events.cancelledBySource,

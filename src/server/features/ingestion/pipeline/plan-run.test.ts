@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkedEvent, NearbyEvent } from '../sources.repository.ts';
 import { itemFields } from './event-row.ts';
-import type { NormalisedEvent } from './normalise.ts';
+import { venueKey, type NormalisedEvent } from './normalise.ts';
 import { itemHash, planRun, slotWindows, type RunState } from './plan-run.ts';
 
 const now = new Date('2026-11-23T18:00:00Z');
@@ -33,7 +33,7 @@ const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
   ...over,
 });
 /** The event a source's item made, as a run reads it back: the item's fields, listed and approved. */
-const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', mergedInto: null, editedFields: [], goneAt: null, cancelledBySource: false, postponedBySource: false, filled: {}, ...itemFields(n), ...over });
+const linkedTo = (id: string, n: NormalisedEvent, over: Partial<LinkedEvent> = {}): LinkedEvent => ({ id, status: 'approved', venueId: null, mergedInto: null, editedFields: [], goneAt: null, cancelledBySource: false, postponedBySource: false, filled: {}, ...itemFields(n), ...over });
 const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   id: '00000000-0000-4000-8000-00000000000a',
   title: 'Holiday Makers Fair',
@@ -152,6 +152,38 @@ describe('planRun', () => {
     const plan = planRun([item({ price: 12, priceMax: 15, priceNote: 'advance' })], state({ links, linked: new Map([[id, old]]) }));
     expect(plan.updates).toMatchObject([{ id, price: 12, priceMax: 15, priceNote: 'advance' }]);
     expect(planRun([before], state({ links, linked: new Map([[id, old]]) })).updates).toEqual([]);
+  });
+
+  it('moves a linked event to the venue its source now names, a known one or a new one, and keeps it while the name stays', () => {
+    const id = '00000000-0000-4000-8000-0000000000b2';
+    const before = item({ venueName: 'Doug Fir Lounge' });
+    const old = linkedTo(id, before, { venueId: 'v-doug-fir' });
+    const links = new Map([['x', { eventId: id, contentHash: itemHash(before) }]]);
+    const run = (n: NormalisedEvent, venues = new Map<string, string>()) => planRun([n], state({ links, linked: new Map([[id, old]]), venues }));
+    expect(run(item({ venueName: 'Doug Fir Lounge', price: 5 })).updates).toMatchObject([{ id, venueId: 'v-doug-fir' }]);
+    expect(run(item({ venueName: 'Mississippi Studios' }), new Map([[venueKey('Mississippi Studios'), 'v-mississippi']])).updates).toMatchObject([{ id, venueId: 'v-mississippi' }]);
+    const added = run(item({ venueName: 'The Old Church' }));
+    expect(added.newVenues).toMatchObject([{ name: 'The Old Church' }]);
+    expect(added.updates).toMatchObject([{ id, venueId: added.newVenues[0]!.id }]);
+    expect(run(item({ venueName: '' })).updates).toMatchObject([{ id, venueId: null }]);
+  });
+
+  it("matches a linked event its source moves as a new item would be: onto another source's listing to merge, thinner evidence proposed", () => {
+    const id = '00000000-0000-4000-8000-0000000000b3';
+    const there = { venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 };
+    const before = item({ ...there, start: new Date('2026-12-12T18:00:00Z') });
+    const links = new Map([['x', { eventId: id, contentHash: itemHash(before) }]]);
+    const moved = (n: NormalisedEvent) => planRun([n], state({ links, linked: new Map([[id, linkedTo(id, before)]]), nearby: [listed({}), listed({ id, startDate: before.start })], listedBySource: new Set([id]) }));
+    // Onto the fair's time and place: to merge.
+    expect(moved(item(there)).movedOnto).toEqual([{ id, onto: listed({}).id, title: 'Holiday Makers Fair' }]);
+    // Onto its time with no place: a pair for admins, nothing to merge.
+    const thin = moved(item({ venueName: '', lat: null, lng: null }));
+    expect(thin.movedOnto).toEqual([]);
+    expect(thin.pairs).toMatchObject([{ kind: 'cross_source' }]);
+    // Changed in its description only, or moved where nothing is: neither.
+    for (const n of [item({ ...there, start: before.start, description: 'Now with mulled cider' }), item({ ...there, start: new Date('2026-12-19T18:00:00Z') })]) {
+      expect(moved(n)).toMatchObject({ movedOnto: [], pairs: [] });
+    }
   });
 
   it('does not hide a record that would be listed inside an event that is not: the pair is proposed instead', () => {

@@ -54,8 +54,10 @@ export interface RunState {
   /** The listed events the source already lists (directly, or through a record merged into them). */
   listedBySource: ReadonlySet<string>;
   linked: Map<string, LinkedEvent>;
-  /** Listed events near the new items' starts (see slotWindows). */
+  /** Listed events near the starts of the items that may need a match (see slotWindows). */
   nearby: NearbyEvent[];
+  /** Each item's itemHash, when the service has worked them out already (by external id). */
+  hashes?: ReadonlyMap<string, string>;
   /** Known venues by venueKey. */
   venues: Map<string, string>;
   classify: (n: NormalisedEvent) => Classification;
@@ -71,9 +73,14 @@ export interface RunPlan {
   updates: EventUpdate[];
   /** The rows among `updates` the source lists again after it dropped, cancelled or postponed them. */
   relistedIds: string[];
+  /**
+   * Listed events the source moved (a start, a title, a place) onto another source's listing of
+   * the same event, beyond doubt as on arrival: to be merged, the one listed first kept.
+   */
+  movedOnto: { id: string; onto: string; title: string }[];
   seen: { externalId: string; contentHash: string }[];
   pairs: ProposedPair[];
-  announce: { id: string; action: 'created' | 'updated' }[];
+  announce: { id: string; action: 'created' | 'updated' | 'removed' }[];
   /**
    * What people who saved a listed event need to hear: the source cancelled or postponed it, lists
    * it again after it said it was cancelled or postponed, or moved its start.
@@ -171,6 +178,15 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
       const entry = byId.get(eventId);
       if (entry) entry.mine = true;
     },
+    /** An event of the run's source it now gives another start, title or place: found where it is now. */
+    move(e: Comparable & { id: string; status: Status }) {
+      const entry = byId.get(e.id);
+      if (entry) {
+        const list = buckets.get(slotOf(entry.e.start));
+        if (list) list.splice(list.indexOf(entry), 1);
+      }
+      add(e, true);
+    },
     /**
      * The listed event an item is one with (the best 'same'), and the pairs to propose. An event
      * the same source already lists is never a match: a source knows its own events; an exact
@@ -178,13 +194,14 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
      * merged into an event that is not (waiting for review, or turned down): that would hide it;
      * the pair is proposed instead, never to be merged by the learned threshold.
      */
-    match(n: Comparable, status: Status) {
+    match(n: Comparable & { id: string }, status: Status) {
       const k = slotOf(n.start);
       let best: { id: string; score: number } | undefined;
       // `adminOnly`: never merged by the threshold admins' decisions train (an unlisted event, a variant title).
       const possible: { id: string; score: number; reason: string; kind: ProposedPair['kind']; adminOnly?: true }[] = [];
       for (const key of [k - 1, k, k + 1]) {
         for (const { e, mine } of buckets.get(key) ?? []) {
+          if (e.id === n.id) continue;
           if (mine) {
             if (e.start.getTime() === n.start.getTime() && titleRelation(e.title, n.title) === 'equal' && placeRelation(e, n) === 'same') {
               possible.push({ id: e.id, score: 1, reason: 'listed twice by one source under two ids', kind: 'same_source' });
@@ -213,7 +230,7 @@ const ordered = (x: string, y: string) => (x < y ? [x, y] : [y, x]) as [string, 
  */
 export function planRun(items: readonly NormalisedEvent[], state: RunState): RunPlan {
   const { source, now } = state;
-  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], relistedIds: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [], postponedUnlisted: [], postponed: [], calledOffMerged: [] } };
+  const plan: RunPlan = { newVenues: [], newEvents: [], newLinks: [], updates: [], relistedIds: [], movedOnto: [], seen: [], pairs: [], announce: [], news: [], counts: { created: 0, updated: 0, merged: 0, rejected: 0, cancelledUnlisted: [], cancelled: [], relisted: [], postponedUnlisted: [], postponed: [], calledOffMerged: [] } };
   const matcher = createMatcher(state.nearby, state.listedBySource);
   const venueIds = new Map(state.venues);
   // By event id: when two items link one event, the last one's values win, as they would one by one.
@@ -242,6 +259,28 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     }
     return id;
   };
+  /**
+   * The venue an update's venue name is at: the one it had while the name stays (an admin's
+   * correction, or a name a merge filled), else the source's new one.
+   */
+  const venueAfter = (old: LinkedEvent, venueName: string, n: NormalisedEvent): string | null =>
+    venueName === old.venueName ? old.venueId : venueName === n.venueName ? venueOf(n) : (venueIds.get(venueKey(venueName)) ?? null);
+
+  /** The listed event a match is one with: dedup's best 'same', or a pair admins' decisions have shown to be one. */
+  const matchedInto = ({ best, possible }: ReturnType<typeof matcher.match>): string | null => {
+    const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && !p.adminOnly && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
+    return best?.id ?? learned?.id ?? null;
+  };
+  /** Proposes to admins the pairs a match found, each once. */
+  const propose = (id: string, possible: ReturnType<typeof matcher.match>['possible']) => {
+    for (const p of possible) {
+      const [a, b] = ordered(id, p.id);
+      const key = `${a}:${b}`;
+      if (proposed.has(key)) continue;
+      proposed.add(key);
+      plan.pairs.push({ eventA: a, eventB: b, kind: p.kind, score: p.score, reason: p.reason });
+    }
+  };
 
   /**
    * Who hears what the source says of `old`: the savers of the listed event itself, or, for a record
@@ -254,6 +293,23 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     const to = heardBy(old);
     if (!to) return [];
     return old.cancelledBySource ? [{ ...to, title, allDay, kind: 'relisted', start }] : old.postponedBySource ? [{ ...to, title, allDay, kind: 'relisted', start, after: 'postponed' }] : [];
+  };
+
+  /**
+   * A listed event of the source that it gives another start, title or place: matched where it
+   * is now, as a new item would be. One with another source's listing beyond doubt (a record split
+   * off when its source moved it, moved back) is merged after the update; thinner evidence is
+   * proposed to admins.
+   */
+  const matchMoved = (old: LinkedEvent, next: EventItemFields & { venueId: string | null }) => {
+    const place = ['title', 'venueName', 'venueId', 'address', 'lat', 'lng', 'geoApprox'] as const;
+    if (next.startDate.getTime() === old.startDate.getTime() && place.every((k) => next[k] === old[k])) return;
+    const me = { id: old.id, status: old.status as Status, title: next.title, start: next.startDate, venueName: next.venueName, venueId: next.venueId, address: next.address, lat: next.lat, lng: next.lng, geoApprox: next.geoApprox, url: next.sourceUrl };
+    matcher.move(me);
+    const match = matcher.match(me, me.status);
+    const onto = matchedInto(match);
+    if (onto) plan.movedOnto.push({ id: old.id, onto, title: next.title });
+    else propose(old.id, match.possible);
   };
 
   const applyLinked = (n: NormalisedEvent, eventId: string, hash: string) => {
@@ -284,7 +340,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       const marks = { cancelledBySource: kind === 'cancelled', postponedBySource: kind === 'postponed' };
       if (!old.goneAt || old.cancelledBySource !== marks.cancelledBySource || old.postponedBySource !== marks.postponedBySource) {
         const patch = eventPatch(n, old);
-        updates.set(old.id, { id: old.id, ...patch, goneAt: old.goneAt ?? now, ...marks, updatedAt: now });
+        updates.set(old.id, { id: old.id, ...patch, venueId: venueAfter(old, patch.venueName, n), goneAt: old.goneAt ?? now, ...marks, updatedAt: now });
         const to = heardBy(old);
         // A record merged into another source's event: that event stays as its own record has it.
         (to?.by ? plan.counts.calledOffMerged : plan.counts[kind]).push(patch.title);
@@ -296,9 +352,11 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       }
       return;
     }
-    const patch = eventPatch(n, old);
-    if (changed<EventItemFields & { goneAt: Date | null; cancelledBySource: boolean; postponedBySource: boolean; filled: Filled }>(old, patch)) {
+    const patch = { ...eventPatch(n, old), venueId: null as string | null };
+    patch.venueId = venueAfter(old, patch.venueName, n);
+    if (changed<EventItemFields & { venueId: string | null; goneAt: Date | null; cancelledBySource: boolean; postponedBySource: boolean; filled: Filled }>(old, patch)) {
       updates.set(old.id, { id: old.id, ...patch, updatedAt: now });
+      if (old.status === 'approved' || old.status === 'pending') matchMoved(old, patch);
       plan.counts.updated += 1;
       if (old.goneAt) {
         plan.counts.relisted.push(patch.title);
@@ -326,10 +384,8 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     const c = state.classify(n);
     const status = source.trusted && c.confidence >= state.approveConfidence ? 'approved' : 'pending';
     const me = { id, status, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox, url: n.url } satisfies Comparable & { id: string; status: Status };
-    const { best, possible } = matcher.match(me, status);
-    // Admins' decisions may have shown that pairs this alike are one event.
-    const learned = state.mergeThreshold === null ? undefined : possible.filter((p) => p.kind === 'cross_source' && !p.adminOnly && p.score >= state.mergeThreshold!).sort((x, y) => y.score - x.score)[0];
-    const into = best?.id ?? learned?.id ?? null;
+    const match = matcher.match(me, status);
+    const into = matchedInto(match);
     if (off && !into) {
       // Never listed, and not to be: a cancelled item, or a postponed one until the source gives a date.
       plan.counts.rejected += 1;
@@ -349,19 +405,13 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
       return;
     }
     matcher.add(me);
-    for (const p of possible) {
-      const [a, b] = ordered(id, p.id);
-      const key = `${a}:${b}`;
-      if (proposed.has(key)) continue;
-      proposed.add(key);
-      plan.pairs.push({ eventA: a, eventB: b, kind: p.kind, score: p.score, reason: p.reason });
-    }
+    propose(id, match.possible);
     plan.counts.created += 1;
     if (status === 'approved') plan.announce.push({ id, action: 'created' });
   };
 
   for (const n of items) {
-    const hash = itemHash(n);
+    const hash = state.hashes?.get(n.externalId) ?? itemHash(n);
     const linkedId = state.links.get(n.externalId)?.eventId;
     if (linkedId) applyLinked(n, linkedId, hash);
     // Each item id appears once: the service drops repeats before planning.
