@@ -129,3 +129,35 @@ describe.each([
     expect(res.json().code).toBe('invalid');
   });
 });
+
+describe('rate limits count only callers a route lets in', () => {
+  it('answers 401/403 past any limit to callers who may not call a rate-limited route, and never spends the budget of those who may', async () => {
+    const limited = new Set(t.app.routeInventory.filter((r) => r.rateLimited).map((r) => `${r.method} ${r.url}`));
+    const targets = rules().filter((r) => r.access !== 'public' && r.access !== 'vendor' && limited.has(`${r.method} ${r.url}`));
+    expect(targets.map((r) => r.url)).toEqual(expect.arrayContaining(['/api/events/import-url', '/api/admin/sources/:id/run']));
+    // More calls than the most generous limit (120 a minute), from the one address every inject comes from.
+    const FLOOD = 121;
+    for (const r of targets) {
+      const outsiders = r.access === 'admin' ? [{ cookie: undefined, status: 401 }, { cookie: member, status: 403 }] : [{ cookie: undefined, status: 401 }];
+      for (const { cookie, status } of outsiders) {
+        for (let i = 0; i < FLOOD; i++) {
+          const res = await call(r.method, r.url, '{"not json', cookie);
+          if (res.statusCode !== status) expect(res.statusCode, `${r.method} ${r.url}, call ${i + 1}: ${res.body}`).toBe(status);
+        }
+      }
+      // Whoever may call it is still heard: the bad body is what they are told of.
+      const res = await call(r.method, r.url, '{"not json', r.access === 'admin' ? admin : member);
+      expect(res.statusCode, `${r.method} ${r.url}: ${res.body}`).toBe(400);
+    }
+  });
+
+  it('gives each signed-in caller their own budget, whoever shares their address', async () => {
+    const other = (await signupUser(t.app)).cookie;
+    const importUrl = (cookie: string) => call('POST', '/api/events/import-url', '{}', cookie);
+    const codes: number[] = [];
+    for (let i = 0; i < 11; i++) codes.push((await importUrl(other)).statusCode);
+    expect(codes.slice(0, 10).every((c) => c === 400)).toBe(true);
+    expect(codes[10]).toBe(429);
+    expect((await importUrl(member)).statusCode).toBe(400);
+  });
+});

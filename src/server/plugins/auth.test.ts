@@ -42,7 +42,7 @@ describe('authPlugin access rules', () => {
     expect((await a.inject({ method: 'GET', url: '/robots.txt' })).statusCode).toBe(200);
   });
 
-  it('refuses signed-out callers of a user route before its body is parsed, after its own onRequest hooks', async () => {
+  it('refuses signed-out callers of a user route before its body is parsed and before its own onRequest hooks (a rate limit)', async () => {
     const a = await bareApp();
     const seen: string[] = [];
     a.post(
@@ -66,7 +66,7 @@ describe('authPlugin access rules', () => {
     const res = await a.inject({ method: 'POST', url: '/api/things', headers: { 'content-type': 'application/json' }, payload: '{"not json' });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ code: 'unauthorized', message: 'Unauthorized' });
-    expect(seen).toEqual(['own hook']);
+    expect(seen).toEqual([]);
   });
 
   it('applies the rule of a GET route to the HEAD route Fastify adds for it', async () => {

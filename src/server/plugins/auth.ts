@@ -93,12 +93,19 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: Pick<Aut
     rules.push(Object.freeze({ method, url: route.url, access }));
     const guard = route.config?.guard;
     if (access === 'public' && !guard) return;
-    // Appended, so the route's own onRequest hooks (rate limit, origin check) keep their place before it.
+    // First, before the route's own onRequest hooks (its rate limit): who may not call it is
+    // answered 401/403 and never counts against a limit that people who may share (one address).
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
     const guardHook: onRequestHookHandler | null = guard ? async (req) => guard(req) : null;
-    route.onRequest = [...own, ...(access === 'public' ? [] : [checks[access]]), ...(guardHook ? [guardHook] : [])];
+    route.onRequest = [...(access === 'public' ? [] : [checks[access]]), ...(guardHook ? [guardHook] : []), ...own];
   });
 });
+
+/**
+ * The key a route's rate limit counts by: the signed-in user (people behind one address, a proxy
+ * or a household, each have their own budget), else the address.
+ */
+export const perUser = (req: FastifyRequest): string => req.user?.id ?? req.ip;
 
 /**
  * The user a 'user', 'vendor' or 'admin' route's access rule already let in. Signed-out callers never

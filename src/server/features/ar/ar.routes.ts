@@ -1,12 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ArAchievementsResponse, ArDiscovery, DiscoverBody, DiscoverResponse, DiscoveryParams, NearbyEventsBody, NearbyEventsResponse, ShareResponse } from '../../../contract/ar.ts';
 import { forbidden, notFound } from '../../errors.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import type { ArService } from './ar.service.ts';
-
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 
 /** The AR discovery calls (spec section 7) plus achievements and sharing. */
 export async function arRoutes(app: FastifyInstance, deps: { ar: ArService; ownerOf: (discoveryId: string) => Promise<string | null> }) {

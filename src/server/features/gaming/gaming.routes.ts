@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -14,11 +14,10 @@ import {
   ProfileSettingsPatch,
   UserStats,
 } from '../../../contract/gaming.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import type { GamingService } from './gaming.service.ts';
 
 /** Per signed-in user, not per address: households share an address. */
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Caps and idempotency keep the points honest; this only stops floods. */
 const awardLimit = { rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: perUser } };
 

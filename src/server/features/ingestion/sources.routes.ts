@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ImportUrlBody, ImportUrlCreated, ImportUrlExisting, ClassifyBody, MAX_CSV_UPLOAD_BYTES, ClassifyResponse, RemoveHeldResponse, RunSummaryResponse, SourceCreate, SourcePatch, SourceResponse, SourceRunResponse } from '../../../contract/ingestion.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import type { IngestionService } from './ingestion.service.ts';
 import { toSourceResponse, toSourceRunResponse } from './sources.mapper.ts';
 import type { SourcesService } from './sources.service.ts';
@@ -32,7 +32,7 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
     return reply.status(204).send();
   });
 
-  r.post('/api/admin/sources/:id/run', { schema: { params: IdParams, response: { 200: RunSummaryResponse } }, config: { access: 'admin', rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (req) =>
+  r.post('/api/admin/sources/:id/run', { schema: { params: IdParams, response: { 200: RunSummaryResponse } }, config: { access: 'admin', rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: perUser } } }, async (req) =>
     sources.runNow(req.params.id),
   );
 
@@ -54,7 +54,7 @@ export async function sourcesRoutes(app: FastifyInstance, deps: { sources: Sourc
     '/api/events/import-url',
     {
       schema: { body: ImportUrlBody, response: { 201: ImportUrlCreated, 200: ImportUrlExisting } },
-      config: { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } },
+      config: { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: perUser } },
     },
     async (req, reply) => {
       const user = signedIn(req);

@@ -1,12 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AddToHuntResponse, Geosymbol, GeosymbolParams, InjectBody, InjectResponse, ProcessedQuery, ProcessedResponse, VoteResponse } from '../../../contract/memories.ts';
 import { forbidden, notFound } from '../../errors.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import type { MemoriesService } from './memories.service.ts';
 
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Forging may call a language model: a few a minute per user. */
 export const FORGES_PER_MINUTE = 10;
 

@@ -1,12 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { QrDemoResponse, QrIssued, QrIssueQuery, QrScanBody, QrScanResult } from '../../../contract/gaming.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import type { QrService } from './qr.service.ts';
 
 const IssueParams = z.object({ kind: z.string().max(20), id: z.string().max(100) });
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Scanning is rate limited per user so codes cannot be brute-forced or hammered. */
 export const SCAN_LIMIT_PER_MINUTE = 20;
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -17,11 +17,10 @@ import {
   UpdateHuntBody,
   UpdateNodeBody,
 } from '../../../contract/quests.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import { FLYER_BODY_LIMIT } from '../scan/scan.routes.ts';
 import type { QuestsService } from './quests.service.ts';
 
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Evidence is rate limited per user, so positions cannot be swept across the city. */
 export const EVIDENCE_PER_MINUTE = 20;
 

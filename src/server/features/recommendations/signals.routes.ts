@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CityConfig } from '../../../contract/city.ts';
@@ -6,7 +6,7 @@ import { BuzzQuery, BuzzResponse, DismissResponse, EventViewBody, EventViewRespo
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import { createBuzzService } from './buzz.service.ts';
 import { createSignalsService } from './signals.service.ts';
 
@@ -17,7 +17,6 @@ const eventId = (id: string) => {
   if (!UUID.test(id)) throw notFound('Event not found');
   return id.toLowerCase();
 };
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Views come with every page open; this only stops floods. */
 const viewLimit = { rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: perUser } };
 

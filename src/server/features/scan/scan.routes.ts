@@ -1,11 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { FLYER_MAX_BASE64_CHARS, FlyerCorrection, FlyerCorrectionResponse, FlyerScanBody, FlyerScanResponse, ScanChallenges, ScanHistory } from '../../../contract/scan.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import type { ScanService } from './scan.service.ts';
 
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Each scan costs seconds of OCR: a user gets this many a minute. */
 export const FLYER_SCANS_PER_MINUTE = 10;
 /** The base64 of the largest flyer plus room for the rest of the JSON; a larger body is 413 unread. */

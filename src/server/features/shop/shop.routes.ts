@@ -21,7 +21,7 @@ import {
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import { insertShopDemo } from './shop.demo.ts';
 import { createShopService, type ShopService } from './shop.service.ts';
 
@@ -38,7 +38,6 @@ const uuidParam = (req: FastifyRequest) => {
   const id = (req.params as { id?: unknown }).id;
   return typeof id === 'string' && UUID.test(id) ? id : null;
 };
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Checkouts a user may start a minute: plenty for a person, a wall for a script hoarding stock. */
 export const CHECKOUTS_PER_MINUTE = 20;
 

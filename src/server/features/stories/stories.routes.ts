@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -18,7 +18,7 @@ import {
   StoryParams,
   ViewResponse,
 } from '../../../contract/stories.ts';
-import { signedIn } from '../../plugins/auth.ts';
+import { perUser, signedIn } from '../../plugins/auth.ts';
 import { createStoriesService, type StoriesDeps, type StoriesService } from './stories.service.ts';
 
 declare module 'fastify' {
@@ -28,7 +28,6 @@ declare module 'fastify' {
   }
 }
 
-const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Stories a member may submit a minute (points are capped per day anyway; this stops floods). */
 export const STORY_SUBMITS_PER_MINUTE = 20;
 /** Generation may call a language model: a few a minute. */
