@@ -385,7 +385,7 @@ function learnedReport(pairs: Pair[]) {
     decisionCounts.push(decisions.length);
     for (const p of folds[test]!) {
       const c = compareEvents(p.a, p.b);
-      const merged = c.verdict === 'same' || (!p.sameSource && c.verdict === 'possible' && t !== null && c.score >= t);
+      const merged = c.verdict === 'same' || (!p.sameSource && c.verdict === 'possible' && !c.adminOnly && t !== null && c.score >= t);
       if (merged && p.same) tp++;
       else if (merged) fp++;
       else if (p.same) fn++;

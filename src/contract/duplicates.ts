@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { EventSummary } from './events.ts';
 
 /** One listing of a proposed pair, with the names of the sources that list it (two iCal feeds both read 'ical'). */
-export const DuplicateSide = EventSummary.extend({ sourceNames: z.array(z.string()) });
+export const DuplicateSide = EventSummary.extend({
+  sourceNames: z.array(z.string()),
+  /** The start of its description (at most DESCRIPTION_PREVIEW characters): what may tell two listings alike in all else apart. */
+  description: z.string(),
+});
+export const DESCRIPTION_PREVIEW = 280;
 export type DuplicateSide = z.infer<typeof DuplicateSide>;
 
 /** Two listed events that may be one, waiting for an admin (GET /api/admin/duplicates). */

@@ -27,10 +27,15 @@ export interface MergedPairSide {
   url: string | null;
 }
 
-/** An open proposal whose two events are both still listed on their own (not merged since). */
+/**
+ * An open proposal whose two events are both still on their own (not merged since), one of them
+ * at least still listed by its source: once both are gone there is nothing left to decide (while
+ * one is, a merge still gives whoever saved it the listing that remains).
+ */
 const stillOpen = and(
   eq(duplicatePairs.status, 'open'),
   sql`not exists (select 1 from ${events} e where e.id in (${duplicatePairs.eventA}, ${duplicatePairs.eventB}) and e.status = 'merged')`,
+  sql`exists (select 1 from ${events} e where e.id in (${duplicatePairs.eventA}, ${duplicatePairs.eventB}) and e.gone_at is null)`,
 );
 
 /** Queries on proposed duplicate pairs, and the event writes a merge or a split makes. */

@@ -187,6 +187,22 @@ describe('possible duplicates for admins', () => {
     expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ open: 0, decisions: { merged: 0, keptApart: 0 } });
   });
 
+  it('leaves a proposal out once both its events are gone from their sources, not while one is still listed', async () => {
+    await proposed();
+    const [venue, listings] = (await queryRows<{ id: string }>(t.database.db, sql`select id from sources order by name desc`)).map((r) => r.id) as [string, string];
+    const runEmpty = async (feed: 'a' | 'b', id: string) => {
+      feeds[feed] = ics([]);
+      t.clock.advance(60_000);
+      expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ status: 'success' });
+    };
+    // The venue drops its fair: a merge would still give its savers the listing's, so the pair stays.
+    await runEmpty('a', venue);
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ open: 1, pairs: [{}] });
+    // The listing drops it too: nothing left to decide.
+    await runEmpty('b', listings);
+    expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ open: 0, pairs: [] });
+  });
+
   it('lists the most likely hundred and says how many are open in all', async () => {
     const rows = await t.database.db
       .insert(events)

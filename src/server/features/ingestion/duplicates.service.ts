@@ -1,4 +1,4 @@
-import type { DuplicateListResponse, MergedRecord } from '../../../contract/duplicates.ts';
+import { DESCRIPTION_PREVIEW, type DuplicateListResponse, type MergedRecord } from '../../../contract/duplicates.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, invalid, notFound } from '../../errors.ts';
@@ -60,7 +60,8 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
       const ids = [...new Set(rows.flatMap((p) => [p.eventA, p.eventB]))];
       const byId = new Map((await eventsRepo.findByIds(ids)).map((r) => [r.event.id, r]));
       const names = await repo.sourceNames(ids);
-      const side = (e: NonNullable<ReturnType<typeof byId.get>>) => ({ ...toEventSummary(e, deps.unit), sourceNames: names.get(e.event.id) ?? [] });
+      const preview = (text: string) => (text.length > DESCRIPTION_PREVIEW ? `${text.slice(0, DESCRIPTION_PREVIEW - 1).trimEnd()}…` : text);
+      const side = (e: NonNullable<ReturnType<typeof byId.get>>) => ({ ...toEventSummary(e, deps.unit), sourceNames: names.get(e.event.id) ?? [], description: preview(e.event.description.trim()) });
       const pairs: DuplicateListResponse['pairs'] = [];
       for (const p of rows) {
         const [a, b] = [byId.get(p.eventA), byId.get(p.eventB)];

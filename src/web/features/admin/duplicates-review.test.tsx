@@ -12,7 +12,7 @@ afterEach(() => {
 
 const ADMIN = buildUser({ id: 'a1', role: 'admin' });
 
-const side = (over: Parameters<typeof buildEvent>[0], sourceNames: string[] = []): DuplicateSide => ({ ...buildEvent(over), sourceNames });
+const side = (over: Parameters<typeof buildEvent>[0], sourceNames: string[] = [], description = ''): DuplicateSide => ({ ...buildEvent(over), sourceNames, description });
 
 function pair(over: Partial<DuplicatePair> = {}): DuplicatePair {
   return {
@@ -23,7 +23,7 @@ function pair(over: Partial<DuplicatePair> = {}): DuplicatePair {
     createdAt: '2026-01-05T18:00:00.000Z',
     // Sat, Nov 28 2026, 7:00 PM in Portland for both (buildEvent's default start).
     a: side({ title: 'Artist Talk: Murals of the Eastside', sourceType: 'ical', venue: 'Foxglove Park', neighbourhood: 'Lents', status: 'approved', isDemo: true }, ['Foxglove Park calendar']),
-    b: side({ title: 'Artist Talk: Murals of the Eastside', sourceType: 'rss', venue: '', neighbourhood: null, status: 'pending' }),
+    b: side({ title: 'Artist Talk: Murals of the Eastside', sourceType: 'rss', venue: '', address: null, neighbourhood: null, status: 'pending' }),
     ...over,
   };
 }
@@ -72,7 +72,7 @@ describe('DuplicatesReview', () => {
     const [first, second] = within(item).getAllByRole('group');
     expect(within(first!).getByRole('link', { name: p.a.title }).getAttribute('href')).toBe(`/events/${p.a.id}`);
     expect(within(first!).getByText('Sat, Nov 28 · 7:00 PM')).toBeTruthy();
-    expect(within(first!).getByText('Foxglove Park · Lents')).toBeTruthy();
+    expect(within(first!).getByText('Foxglove Park · 1332 W Burnside St · Lents')).toBeTruthy();
     expect(within(first!).getByText('ical')).toBeTruthy();
     // Which source lists it, by name; a listing no source names (a member's) says nothing of it.
     expect(within(first!).getByText('From Foxglove Park calendar')).toBeTruthy();
@@ -88,6 +88,18 @@ describe('DuplicatesReview', () => {
     expect(screen.getByTestId('duplicates-learned').textContent).toBe('Not enough decisions yet to merge on its own (2 merged, 1 kept apart)');
     // All the open pairs are here: nothing more to say.
     expect(screen.queryByTestId('duplicates-more')).toBeNull();
+  });
+
+  it('shows what may tell two listings alike in all else apart: the address and the start of each description', async () => {
+    const room = (address: string, description: string) => side({ title: 'Open Mic Night', venue: 'The Blue Room', address, neighbourhood: null }, ['Blue Room calendar'], description);
+    const p = pair({ kind: 'same_source', score: 1, reason: 'listed twice by one source under two ids', a: room('1020 SE 7th Ave, Main Room', 'Sign up at the bar from 7; full backline.'), b: room('1020 SE 7th Ave, Back Room', 'Acoustic only, poets welcome.') });
+    duplicatesApi({ pairs: [p] });
+    renderApp(<DuplicatesReview />, { user: ADMIN });
+    const [first, second] = within(await screen.findByTestId('duplicate-pair')).getAllByRole('group');
+    expect(within(first!).getByText('The Blue Room · 1020 SE 7th Ave, Main Room')).toBeTruthy();
+    expect(within(second!).getByText('The Blue Room · 1020 SE 7th Ave, Back Room')).toBeTruthy();
+    expect(within(first!).getByTestId('duplicate-description').textContent).toBe('Sign up at the bar from 7; full backline.');
+    expect(within(second!).getByTestId('duplicate-description').textContent).toBe('Acoustic only, poets welcome.');
   });
 
   it('says how many pairs are open in all when more are open than listed', async () => {

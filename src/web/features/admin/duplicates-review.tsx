@@ -117,7 +117,8 @@ function PairSide(props: { label: string; event: DuplicateSide; busy: boolean; o
   const { data: config } = useCityConfig();
   const headingId = useId();
   const when = formatEventWhen(event, config?.city.timeZone ?? event.timeZone, config?.city.locale);
-  const place = [event.venue, event.neighbourhood].filter(Boolean).join(' · ');
+  // The address too: two rooms or two branches of one venue name may differ only there.
+  const place = [event.venue, event.address && !event.venue.includes(event.address) ? event.address : null, event.neighbourhood].filter(Boolean).join(' · ');
   return (
     <div role="group" aria-labelledby={headingId} data-testid="duplicate-side" className="flex min-w-0 flex-col rounded-lg border border-border p-3">
       <p className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">{props.label}</p>
@@ -137,6 +138,14 @@ function PairSide(props: { label: string; event: DuplicateSide; busy: boolean; o
           <dt className="sr-only">Where</dt>
           <dd className={place ? '' : 'italic text-muted-foreground'}>{place || 'No venue given'}</dd>
         </div>
+        {event.description && (
+          <div>
+            <dt className="sr-only">Description</dt>
+            <dd data-testid="duplicate-description" className="line-clamp-3 break-words text-muted-foreground">
+              {event.description}
+            </dd>
+          </div>
+        )}
         {event.sourceNames.length > 0 && (
           <div>
             {/* Two feeds of one kind read alike by type: the names tell them apart. */}

@@ -394,8 +394,13 @@ export interface Comparison {
   score: number;
   /** Why, in a few words an admin reads. */
   reason: string;
-  /** One title names a level, an audience or a language the other lacks: only an admin merges such a pair, whatever its score. */
-  variant?: true;
+  /**
+   * Only an admin merges such a pair, whatever its score (never the threshold admins' decisions
+   * train): one title names a level, an audience or a language the other lacks, or the two name
+   * different venues that stand close together (two named venues are two events until an admin
+   * says otherwise; decisions on pairs with an unknown venue say nothing of them).
+   */
+  adminOnly?: true;
 }
 
 const DIFFERENT = (reason: string): Comparison => ({ verdict: 'different', score: 0, reason });
@@ -428,7 +433,7 @@ export function compareEvents(a: Comparable, b: Comparable): Comparison {
     place === 'same' ? 'same place' : place === 'near' ? 'venues named differently but close' : 'venue unknown',
     dt === 0 ? 'same start' : `starts ${Math.round(dt / 60_000)} min apart`,
   ];
-  return { verdict: 'possible', score, reason: why.join('; '), ...(title === 'variant' ? { variant: true as const } : {}) };
+  return { verdict: 'possible', score, reason: why.join('; '), ...(title === 'variant' || place === 'near' ? { adminOnly: true as const } : {}) };
 }
 
 /** Whether two records of different sources are one event beyond doubt (what merges without an admin). */

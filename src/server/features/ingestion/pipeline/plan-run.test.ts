@@ -122,6 +122,14 @@ describe('planRun', () => {
     expect(plan.pairs).toMatchObject([{ kind: 'cross_source', reason: expect.stringContaining('level, audience or language') }]);
   });
 
+  it('never merges two differently named venues that stand close together by a learned threshold, however low', () => {
+    // Admins merged many pairs where one side named no venue: that says nothing of two named bars next door.
+    const bingo = (venueName: string, address: string, lat: number, lng: number) => ({ title: 'Bingo Night', venueName, address, lat, lng, start: new Date('2027-03-11T05:00:00Z') });
+    const plan = planRun([item(bingo('Bar Delta', '210 SE Division St', 45.5051, -122.6496))], state({ nearby: [listed({ ...bingo('Bar Gamma', '200 SE Division St', 45.505, -122.65), startDate: new Date('2027-03-11T05:00:00Z') })], mergeThreshold: 0 }));
+    expect(plan.counts).toMatchObject({ created: 1, merged: 0 });
+    expect(plan.pairs).toMatchObject([{ kind: 'cross_source', reason: expect.stringContaining('venues named differently but close') }]);
+  });
+
   it('never merges into an event the same source already lists; an exact copy is proposed', () => {
     const mine = listed({});
     const plan = planRun([item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 })], state({ nearby: [mine], listedBySource: new Set([mine.id]) }));

@@ -212,7 +212,7 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
           if (c.verdict === 'same' && status === 'approved' && e.status !== 'approved') {
             possible.push({ id: e.id, score: c.score, reason: `${c.reason}; kept apart, as the other ${e.status === 'pending' ? 'waits for review' : 'was turned down'}`, kind: 'cross_source', adminOnly: true });
           } else if (c.verdict === 'same' && (!best || c.score > best.score)) best = { id: e.id, score: c.score };
-          else if (c.verdict === 'possible') possible.push({ id: e.id, score: c.score, reason: c.reason, kind: 'cross_source', ...(c.variant ? { adminOnly: true as const } : {}) });
+          else if (c.verdict === 'possible') possible.push({ id: e.id, score: c.score, reason: c.reason, kind: 'cross_source', ...(c.adminOnly ? { adminOnly: true as const } : {}) });
         }
       }
       return { best, possible };
