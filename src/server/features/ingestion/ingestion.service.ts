@@ -17,7 +17,7 @@ import { createEventsRepository } from '../events/events.repository.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
-import { itemHash, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
+import { itemHash, listedMayMove, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
 import { knownVenues, LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
 import { createRunNotes, NOTE_EXAMPLES, noteCount, SKIP, type RunNote } from './run-notes.ts';
 import { createSourcesRepository, type NearbyEvent, type SourceRow, type SourcesRepository } from './sources.repository.ts';
@@ -187,9 +187,16 @@ export function createIngestionService(deps: {
     // One after another: a transaction is one connection, which runs one query at a time anyway
     // (pg queues concurrent ones, warns that it is deprecated, and pg 9 drops it).
     const linked = await r.linkedEvents(linkedIds);
-    // New items, and linked ones the source changed (a moved event may be one with another listing).
+    const linkedById = new Map(linked.map((e) => [e.id, e]));
+    // New items, and listed events the source moves (matchMoved: one may now be another listing's event).
     const hashes = new Map(items.map((n) => [n.externalId, itemHash(n)]));
-    const nearby = await r.eventsInWindows(slotWindows(items, (n) => links.get(n.externalId)?.contentHash === hashes.get(n.externalId)));
+    const settled = (n: NormalisedEvent) => {
+      const link = links.get(n.externalId);
+      if (!link) return false;
+      const old = linkedById.get(link.eventId);
+      return link.contentHash === hashes.get(n.externalId) || !old || !listedMayMove(old, n);
+    };
+    const nearby = await r.eventsInWindows(slotWindows(items, settled));
     const venueRows = await r.allVenues();
     const mergeThreshold = await deps.mergeThreshold(tx);
     return {
@@ -197,7 +204,7 @@ export function createIngestionService(deps: {
       now: clock.now(),
       links,
       listedBySource: new Set(linkRows.map((l) => l.listedId)),
-      linked: new Map(linked.map((e) => [e.id, e])),
+      linked: linkedById,
       nearby,
       hashes,
       venues: new Map(venueRows.map((v) => [venueKey(v.name), v.id])),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LinkedEvent, NearbyEvent } from '../sources.repository.ts';
 import { itemFields } from './event-row.ts';
 import { venueKey, type NormalisedEvent } from './normalise.ts';
-import { itemHash, planRun, slotWindows, type RunState } from './plan-run.ts';
+import { itemHash, listedMayMove, planRun, slotWindows, type RunState } from './plan-run.ts';
 
 const now = new Date('2026-11-23T18:00:00Z');
 const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
@@ -191,6 +191,17 @@ describe('planRun', () => {
     // Changed in its description only, or moved where nothing is: neither.
     for (const n of [item({ ...there, start: before.start, description: 'Now with mulled cider' }), item({ ...there, start: new Date('2026-12-19T18:00:00Z') })]) {
       expect(moved(n)).toMatchObject({ movedOnto: [], pairs: [] });
+    }
+  });
+
+  it('reads the neighbourhood only of listed events an item moves: a new start, title or place, not a new description', () => {
+    const before = item({ venueName: 'Leftbank Annex' });
+    const old = linkedTo('e', before);
+    expect(listedMayMove(old, item({ venueName: 'Leftbank Annex', description: 'Now with mulled cider' }))).toBe(false);
+    for (const moved of [{ start: new Date('2026-12-12T18:00:00Z') }, { title: 'Winter Makers Fair' }, { venueName: 'Eastside Hall' }, { lat: 45.5, lng: -122.6 }]) {
+      expect(listedMayMove(old, item({ venueName: 'Leftbank Annex', ...moved })), JSON.stringify(moved)).toBe(true);
+      // A record merged into another source's event is that event's, wherever its source puts it.
+      expect(listedMayMove({ ...old, status: 'merged', mergedInto: 'f' }, item({ venueName: 'Leftbank Annex', ...moved }))).toBe(false);
     }
   });
 

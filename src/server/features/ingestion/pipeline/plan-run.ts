@@ -141,6 +141,15 @@ export function slotWindows(items: readonly NormalisedEvent[], isLinked: (n: Nor
   return windows;
 }
 
+/**
+ * Whether a source's item may move a listed event of it elsewhere (another start, title or place):
+ * what a run must match again (matchMoved). Records merged into another event never are.
+ */
+export function listedMayMove(old: LinkedEvent, n: NormalisedEvent): boolean {
+  if (old.status !== 'approved' && old.status !== 'pending') return false;
+  return old.startDate.getTime() !== n.start.getTime() || old.title !== n.title || old.venueName !== n.venueName || old.address !== n.address || old.lat !== n.lat || old.lng !== n.lng;
+}
+
 /** Whether any field of `next` differs from `old` (dates by their instant). */
 function changed<T extends object>(old: T, next: Partial<T>) {
   return (Object.keys(next) as (keyof T)[]).some((k) => {
