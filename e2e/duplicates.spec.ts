@@ -37,6 +37,9 @@ test('the admin merges the demo possible duplicate, then splits the merged event
   const withoutVenue = pair.getByRole('group').filter({ hasText: 'No venue given' });
   await expect(withVenue.getByText('ical', { exact: true })).toBeVisible();
   await expect(withoutVenue.getByText('rss', { exact: true })).toBeVisible();
+  // Each side's own words, which may tell two listings alike in all else apart.
+  await expect(withVenue.getByTestId('duplicate-description')).toHaveText(/^Three muralists show how a wall becomes a picture/);
+  await expect(withoutVenue.getByTestId('duplicate-description')).toHaveText(/^Three muralists talk about painting the eastside's walls/);
   const keptId = await idFrom(withVenue.getByRole('link', { name: DEMO_PAIR }));
   const mergedId = await idFrom(withoutVenue.getByRole('link', { name: DEMO_PAIR }));
 
