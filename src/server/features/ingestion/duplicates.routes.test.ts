@@ -65,13 +65,16 @@ describe('a run keeps distinct events distinct', () => {
     const { run } = await source('Alberta Rose', 'a', [
       { uid: 'mic-main@rose', title: 'Open Mic', start: '20261201T190000', location: 'Alberta Rose Theatre', geo: '45.559;-122.6421' },
       { uid: 'mic-back@rose', title: 'Open Mic', start: '20261201T190000', location: 'Alberta Rose Theatre', geo: '45.559;-122.6421' },
+      // Two rooms, each said in its own words: not even a copy to ask about.
+      { uid: 'slam-main@rose', title: 'Poetry Slam', start: '20261202T190000', location: 'Alberta Rose Theatre', geo: '45.559;-122.6421', description: 'Main room: ten poets, three judges.' },
+      { uid: 'slam-back@rose', title: 'Poetry Slam', start: '20261202T190000', location: 'Alberta Rose Theatre', geo: '45.559;-122.6421', description: 'Back room: open list, sign up at the door.' },
     ]);
-    expect(run).toMatchObject({ created: 2, merged: 0 });
-    expect(await listed()).toEqual(['Open Mic', 'Open Mic']);
+    expect(run).toMatchObject({ created: 4, merged: 0 });
+    expect(await listed()).toEqual(['Open Mic', 'Open Mic', 'Poetry Slam', 'Poetry Slam']);
     // The exact copy is only proposed to admins.
     const pairs = (await api('GET', '/api/admin/duplicates')).json();
     expect(pairs.pairs).toHaveLength(1);
-    expect(pairs.pairs[0]).toMatchObject({ kind: 'same_source' });
+    expect(pairs.pairs[0]).toMatchObject({ kind: 'same_source', a: { title: 'Open Mic' } });
   });
 
   it('keeps sibling events at one library and hour apart across sources', async () => {

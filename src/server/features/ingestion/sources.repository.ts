@@ -186,6 +186,8 @@ export interface NearbyEvent {
   status: 'pending' | 'approved' | 'rejected';
   /** The member who contributed it, for a contribution. */
   contributedBy: string | null;
+  /** md5 of its description (descriptionKey): a copy under another id says the same. */
+  descriptionKey: string;
 }
 export type NewSource = typeof sources.$inferInsert;
 
@@ -340,12 +342,13 @@ export function createSourcesRepository(db: Db) {
         source_url: string | null;
         status: 'pending' | 'approved' | 'rejected' | 'merged';
         contributed_by: string | null;
+        description_key: string;
         listed: boolean;
       }>(
         db,
         // Listed is answered per row, not filtered in SQL: a filter on gone_at lets the planner
         // prefer the partial indexes of lists over the start-date ranges (seen: 30x slower).
-        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx, e.source_url, e.status, e.contributed_by,
+        sql`select e.id, e.title, e.start_date, e.venue_id, e.venue_name, e.address, e.lat, e.lng, e.geo_approx, e.source_url, e.status, e.contributed_by, md5(e.description) as description_key,
           (e.status <> 'merged' and e.gone_at is null) as listed
         from ${events} e
         join unnest(${sql.param(windows.map((w) => w.from.toISOString()))}::timestamptz[], ${sql.param(windows.map((w) => w.to.toISOString()))}::timestamptz[]) as w(f, t)
@@ -364,6 +367,7 @@ export function createSourcesRepository(db: Db) {
         url: r.source_url,
         status: r.status,
         contributedBy: r.contributed_by,
+        descriptionKey: r.description_key,
       }));
     },
     allVenues: () => db.select().from(venues),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LinkedEvent, NearbyEvent } from '../sources.repository.ts';
 import { itemFields } from './event-row.ts';
 import { venueKey, type NormalisedEvent } from './normalise.ts';
-import { itemHash, listedMayMove, planRun, slotWindows, type RunState } from './plan-run.ts';
+import { descriptionKey, itemHash, listedMayMove, planRun, slotWindows, type RunState } from './plan-run.ts';
 
 const now = new Date('2026-11-23T18:00:00Z');
 const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
@@ -47,6 +47,7 @@ const listed = (over: Partial<NearbyEvent>): NearbyEvent => ({
   url: null,
   status: 'approved',
   contributedBy: null,
+  descriptionKey: descriptionKey(''),
   ...over,
 });
 const state = (over: Partial<RunState> = {}): RunState => ({
@@ -135,6 +136,13 @@ describe('planRun', () => {
     const plan = planRun([item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668 })], state({ nearby: [mine], listedBySource: new Set([mine.id]) }));
     expect(plan.counts).toMatchObject({ created: 1, merged: 0 });
     expect(plan.pairs).toMatchObject([{ kind: 'same_source' }]);
+  });
+
+  it('proposes no copy of an event its source lists under two ids with words of their own (two rooms of one venue)', () => {
+    const mine = listed({ descriptionKey: descriptionKey('Main room: full backline, sign up at the bar.') });
+    const plan = planRun([item({ venueName: 'Leftbank Annex', lat: 45.5297, lng: -122.6668, description: 'Back room: acoustic only.' })], state({ nearby: [mine], listedBySource: new Set([mine.id]) }));
+    expect(plan.counts).toMatchObject({ created: 1, merged: 0 });
+    expect(plan.pairs).toEqual([]);
   });
 
   it('never merges two items of one run from the same source', () => {

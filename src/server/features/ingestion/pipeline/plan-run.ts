@@ -164,12 +164,17 @@ function changed<T extends object>(old: T, next: Partial<T>) {
 
 const comparable = (e: NearbyEvent): Comparable => ({ title: e.title, start: e.startDate, venueName: e.venueName, venueId: e.venueId, address: e.address, lat: e.lat, lng: e.lng, geoApprox: e.geoApprox, url: e.url });
 
+/** What tells a copy apart by its words: the md5 of its description, as PostgreSQL's md5() gives it. */
+export const descriptionKey = (description: string) => createHash('md5').update(description, 'utf8').digest('hex');
+
+type Matchable = Comparable & { id: string; status: Status; descriptionKey: string };
+
 /** Listed events bucketed by 30-minute slot, each marked when the run's source already lists it. */
 function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlySet<string>) {
-  type Entry = { e: Comparable & { id: string; status: Status }; mine: boolean };
+  type Entry = { e: Matchable; mine: boolean };
   const buckets = new Map<number, Entry[]>();
   const byId = new Map<string, Entry>();
-  const add = (e: Comparable & { id: string; status: Status }, mine: boolean) => {
+  const add = (e: Matchable, mine: boolean) => {
     const entry = { e, mine };
     const k = slotOf(e.start);
     const list = buckets.get(k);
@@ -177,18 +182,18 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
     else buckets.set(k, [entry]);
     byId.set(e.id, entry);
   };
-  for (const e of nearby) add({ id: e.id, status: e.status, ...comparable(e) }, listedBySource.has(e.id));
+  for (const e of nearby) add({ id: e.id, status: e.status, descriptionKey: e.descriptionKey, ...comparable(e) }, listedBySource.has(e.id));
 
   return {
     /** An event this run creates: its source lists it. */
-    add: (e: Comparable & { id: string; status: Status }) => add(e, true),
+    add: (e: Matchable) => add(e, true),
     /** The run's source now lists an event (through a record merged into it). */
     markMine(eventId: string) {
       const entry = byId.get(eventId);
       if (entry) entry.mine = true;
     },
     /** An event of the run's source it now gives another start, title or place: found where it is now. */
-    move(e: Comparable & { id: string; status: Status }) {
+    move(e: Matchable) {
       const entry = byId.get(e.id);
       if (entry) {
         const list = buckets.get(slotOf(entry.e.start));
@@ -203,7 +208,7 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
      * merged into an event that is not (waiting for review, or turned down): that would hide it;
      * the pair is proposed instead, never to be merged by the learned threshold.
      */
-    match(n: Comparable & { id: string }, status: Status) {
+    match(n: Comparable & { id: string; descriptionKey: string }, status: Status) {
       const k = slotOf(n.start);
       let best: { id: string; score: number } | undefined;
       // `adminOnly`: never merged by the threshold admins' decisions train (an unlisted event, a variant title).
@@ -212,7 +217,8 @@ function createMatcher(nearby: readonly NearbyEvent[], listedBySource: ReadonlyS
         for (const { e, mine } of buckets.get(key) ?? []) {
           if (e.id === n.id) continue;
           if (mine) {
-            if (e.start.getTime() === n.start.getTime() && titleRelation(e.title, n.title) === 'equal' && placeRelation(e, n) === 'same') {
+            // An exact copy: the same words too (two rooms of one venue, each its own item, say what each is).
+            if (e.start.getTime() === n.start.getTime() && titleRelation(e.title, n.title) === 'equal' && placeRelation(e, n) === 'same' && e.descriptionKey === n.descriptionKey) {
               possible.push({ id: e.id, score: 1, reason: 'listed twice by one source under two ids', kind: 'same_source' });
             }
             continue;
@@ -313,7 +319,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
   const matchMoved = (old: LinkedEvent, next: EventItemFields & { venueId: string | null }) => {
     const place = ['title', 'venueName', 'venueId', 'address', 'lat', 'lng', 'geoApprox'] as const;
     if (next.startDate.getTime() === old.startDate.getTime() && place.every((k) => next[k] === old[k])) return;
-    const me = { id: old.id, status: old.status as Status, title: next.title, start: next.startDate, venueName: next.venueName, venueId: next.venueId, address: next.address, lat: next.lat, lng: next.lng, geoApprox: next.geoApprox, url: next.sourceUrl };
+    const me = { id: old.id, status: old.status as Status, descriptionKey: descriptionKey(next.description), title: next.title, start: next.startDate, venueName: next.venueName, venueId: next.venueId, address: next.address, lat: next.lat, lng: next.lng, geoApprox: next.geoApprox, url: next.sourceUrl };
     matcher.move(me);
     const match = matcher.match(me, me.status);
     const onto = matchedInto(match);
@@ -392,7 +398,7 @@ export function planRun(items: readonly NormalisedEvent[], state: RunState): Run
     const venueId = off ? (n.venueName ? (venueIds.get(venueKey(n.venueName)) ?? null) : null) : venueOf(n);
     const c = state.classify(n);
     const status = source.trusted && c.confidence >= state.approveConfidence ? 'approved' : 'pending';
-    const me = { id, status, title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox, url: n.url } satisfies Comparable & { id: string; status: Status };
+    const me = { id, status, descriptionKey: descriptionKey(n.description), title: n.title, start: n.start, venueName: n.venueName, venueId, address: n.address, lat: n.lat, lng: n.lng, geoApprox: n.geoApprox, url: n.url } satisfies Matchable;
     const match = matcher.match(me, status);
     const into = matchedInto(match);
     if (off && !into) {
