@@ -4,7 +4,7 @@ import { buildTestApp, signupUser, TEST_ORIGIN, type TestApp } from '../../test/
 import { queryRows } from '../../test/factories.ts';
 import { startFeedServer } from '../../test/feed-server.ts';
 import { feedRoute, icsCalendar, type IcsItem } from '../../test/ics.ts';
-import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_BACK, MOVED_APART, MOVED_ONTO, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_BACK, MOVED_APART, MOVED_ONTO, RELINKED, HANDED_OVER, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 import { events } from '../events/events.table.ts';
 import { duplicatePairs } from './duplicates.table.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
@@ -867,6 +867,32 @@ describe('events a source drops', () => {
     await blogRun([{ ...blogItem, start: '20261217T193000' }]);
     expect((await blogRun([blogItem])).notes).toEqual([]);
     expect(await listed()).toEqual(['Poetry Reading', 'Poetry Reading']);
+  });
+
+  it('are the same events when their source moves a whole series an hour, or publishes one again under a new UID with its page: saves kept, savers told', async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const knit = { uid: 'knit@library', title: 'Knitting Circle', start: '20261201T180000', end: '20261201T200000', rrule: 'FREQ=WEEKLY;COUNT=4', ...place };
+    const quartet = { uid: 'quartet@library', title: 'String Quartet Concert', start: '20261205T193000', url: 'https://library.example/events/string-quartet-1205', ...place };
+    const { id } = await approvedSource([knit, quartet]);
+    const dates = async () => (await queryRows<{ id: string; start: Date }>(t.database.db, sql`select id, start_date as start from events where title = 'Knitting Circle' and gone_at is null order by start_date`));
+    const before = await dates();
+    expect(before).toHaveLength(4);
+    const [{ id: concertId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'String Quartet Concert'`)) as [{ id: string }];
+    for (const saved of [before[1]!.id, concertId]) expect((await api('POST', `/api/user/favorites/${saved}`, undefined, member)).statusCode).toBe(200);
+
+    // Every date an hour later (each occurrence's id names its old start), and the concert under a new UID.
+    const run = await rerun(id, [{ ...knit, start: '20261201T190000', end: '20261201T210000' }, { ...quartet, uid: 'quartet-2026@library' }]);
+    expect(run.notes).toEqual([{ kind: 'kept', reason: RELINKED, count: 5, examples: expect.arrayContaining(['Knitting Circle', 'String Quartet Concert']) }]);
+    const after = await dates();
+    expect(after.map((d) => d.id)).toEqual(before.map((d) => d.id));
+    expect(after.map((d) => new Date(d.start).toISOString())).toEqual(before.map((d) => new Date(new Date(d.start).getTime() + 3600_000).toISOString()));
+    expect(await queryRows(t.database.db, sql`select count(*)::int as n from events where gone_at is not null or status = 'merged'`)).toEqual([{ n: 0 }]);
+    const mine = (await api('GET', '/api/user/favorites', undefined, member)).json() as { id: string; removedBySource: boolean }[];
+    expect(mine.map((e) => [e.id, e.removedBySource]).sort()).toEqual([[before[1]!.id, false], [concertId, false]].sort());
+    const bell = (await api('GET', '/api/notifications', undefined, member)).json() as { items: { title: string; message: string }[] };
+    expect(bell.items.filter((n) => n.title === 'Saved event moved')).toHaveLength(1);
+    // The next run reads them under their new ids: nothing more to do or say.
+    expect((await rerun(id, [{ ...knit, start: '20261201T190000', end: '20261201T210000' }, { ...quartet, uid: 'quartet-2026@library' }])).notes).toEqual([]);
   });
 
   it('are at the venue their source moves them to: another source’s event at the old venue is not merged into one moved away', async () => {

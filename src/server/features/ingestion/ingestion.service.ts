@@ -17,7 +17,7 @@ import { createEventsRepository } from '../events/events.repository.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
-import { itemHash, listedMayMove, planRun, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
+import { itemHash, listedMayMove, planRun, reidentify, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
 import { knownVenues, LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
 import { createRunNotes, NOTE_EXAMPLES, noteCount, SKIP, type RunNote } from './run-notes.ts';
 import { createSourcesRepository, type NearbyEvent, type SourceRow, type SourcesRepository } from './sources.repository.ts';
@@ -115,6 +115,8 @@ export const HANDED_BACK = 'were back in the source that listed each first, afte
 /** Records merged into another source's event that no longer agree with it (splitMovedApart). */
 export const MOVED_APART = "no longer matched another source's listing of the same event (another time or place): merged no more, each listed on its own";
 export const RELISTED = 'were back in the source after being removed, cancelled or postponed: listed again';
+/** Items the source lists under another id than before, the same events (reidentify): kept, with whoever saved them. */
+export const RELINKED = 'were listed by the source under a new id (a series moved to another time, an item published again): each the same event as before, kept for whoever saved it';
 /** Listed events the source moved onto another source's listing of the same event (mergeMovedOnto). */
 export const MOVED_ONTO = "were moved by the source to the time and place another source lists the same event at: merged with it, each page answering with it";
 /** Events whose own record a whole run missed while another source's record of them is merged in: that record takes over (handOver). */
@@ -179,6 +181,9 @@ export function createIngestionService(deps: {
     const r = createSourcesRepository(tx);
     const linkRows = await r.linksOfSource(source.id);
     const links = new Map(linkRows.map((l) => [l.externalId, { eventId: l.eventId, contentHash: l.contentHash }]));
+    // Events the source lists now under another id (a series moved, an item republished): linked as before.
+    const relinked = reidentify(items, new Map(linkRows.map((l) => [l.externalId, { url: l.url || null }])));
+    for (const [to, from] of relinked) links.set(to, { eventId: links.get(from)!.eventId, contentHash: null });
     if (!classified.size) {
       const { fresh, results } = classifyFresh(items, (n) => links.has(n.externalId));
       fresh.forEach((n, i) => classified.set(n.externalId, results[i]!));
@@ -207,6 +212,7 @@ export function createIngestionService(deps: {
       linked: linkedById,
       nearby,
       hashes,
+      relinked: [...relinked].map(([to, from]) => [from, to] as const),
       venues: new Map(venueRows.map((v) => [venueKey(v.name), v.id])),
       classify: (n) => classified.get(n.externalId) ?? classify(classifierInput(n)),
       approveConfidence: APPROVE_CONFIDENCE,
@@ -407,6 +413,8 @@ export function createIngestionService(deps: {
       await r.lockMergedTargets(source.id);
       const state = await loadRunState(tx, source, items, classified);
       const plan = planRun(items, state);
+      // Before the run marks what it saw: the links are under the ids the items have now.
+      await r.relinkItems(source.id, state.relinked ?? []);
       const { note: unseen, gone, handOvers } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
       if (unseen) summary.notes.push(unseen);
       const handed = await handOverDropped(tx, handOvers, state.now, plan);
@@ -427,6 +435,8 @@ export function createIngestionService(deps: {
       titled('kept', HANDED_OVER, handed);
       titled('relisted', HANDED_BACK, handedBack);
       titled('relisted', MOVED_APART, apart);
+      const relinkedIds = new Set((state.relinked ?? []).map(([, to]) => to));
+      titled('kept', RELINKED, items.filter((n) => relinkedIds.has(n.externalId)).map((n) => n.title));
       titled('kept', MOVED_ONTO, onto);
       for (let i = 0; i < plan.pairs.length; i += CHUNK) await pairs.insertPairs(plan.pairs.slice(i, i + CHUNK), state.now);
       // Records merged on arrival fill what the events they are one with leave blank (a place, a

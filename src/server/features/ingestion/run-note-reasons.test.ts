@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runNoteReason } from '../../../contract/ingestion.ts';
 import { BUDGET_NOTE } from './parse/ical.parse.ts';
 import { SKIP } from './run-notes.ts';
-import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_BACK, heldBy, MOVED_APART, MOVED_ONTO, POSTPONED_BY_SOURCE, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
+import { CALLED_OFF_MERGED, CANCELLED_BY_SOURCE, HANDED_BACK, heldBy, MOVED_APART, MOVED_ONTO, POSTPONED_BY_SOURCE, RELINKED, RELISTED, REMOVED_BY_ADMIN, REMOVED_UNSEEN, SUDDEN_DROP_HOLD_HOURS, SUDDEN_DROP_KEPT, UNSEEN_KEPT } from './ingestion.service.ts';
 
 // What History says a run did to events listed before: the reasons as an admin reads them.
 describe('run note reasons', () => {
@@ -36,7 +36,7 @@ describe('run note reasons', () => {
     ]);
     expect(sentences(REMOVED_BY_ADMIN)).toEqual(['1 entry was removed by an admin, confirmed gone from the source', '3 entries were removed by an admin, confirmed gone from the source']);
     // Every reason a run notes of listed events or of a feed's entries: no plural pronoun or noun left for one entry.
-    for (const reason of [REMOVED_UNSEEN, CANCELLED_BY_SOURCE, CALLED_OFF_MERGED, MOVED_APART, MOVED_ONTO, HANDED_BACK, POSTPONED_BY_SOURCE, RELISTED, SUDDEN_DROP_KEPT, REMOVED_BY_ADMIN, UNSEEN_KEPT, BUDGET_NOTE, ...Object.values(SKIP)]) {
+    for (const reason of [REMOVED_UNSEEN, CANCELLED_BY_SOURCE, CALLED_OFF_MERGED, MOVED_APART, MOVED_ONTO, RELINKED, HANDED_BACK, POSTPONED_BY_SOURCE, RELISTED, SUDDEN_DROP_KEPT, REMOVED_BY_ADMIN, UNSEEN_KEPT, BUDGET_NOTE, ...Object.values(SKIP)]) {
       expect(read(reason, 1)).not.toMatch(/\b(were|they|them|their|people)\b/);
     }
   });

@@ -283,6 +283,7 @@ export function createSourcesRepository(db: Db) {
           listedId: sql<string>`coalesce(${events.mergedInto}, ${eventSources.eventId})`,
           externalId: eventSources.externalId,
           contentHash: eventSources.contentHash,
+          url: eventSources.url,
         })
         .from(eventSources)
         .innerJoin(events, eq(events.id, eventSources.eventId))
@@ -385,6 +386,13 @@ export function createSourcesRepository(db: Db) {
       await db.execute(sql`insert into ${eventSources} (${names(LINK_COLUMNS)}) select * from ${unnestRows(rows, LINK_COLUMNS)} on conflict do nothing`);
     },
     /** Marks a run's items as seen, with the hash of each item as now applied. */
+    /** Moves links to the ids their items have now (reidentify), each [old id, new id]. */
+    async relinkItems(sourceId: string, moves: readonly (readonly [string, string])[]) {
+      if (!moves.length) return;
+      await db.execute(sql`update ${eventSources} as l set external_id = v.t
+        from unnest(${sql.param(moves.map((m) => m[0]))}::text[], ${sql.param(moves.map((m) => m[1]))}::text[]) as v(f, t)
+        where l.source_id = ${sourceId} and l.external_id = v.f`);
+    },
     async touchLinks(sourceId: string, rows: { externalId: string; contentHash: string }[], at: Date) {
       if (!rows.length) return;
       await db.execute(sql`update ${eventSources} as l set seen_at = ${at.toISOString()}, content_hash = v.h

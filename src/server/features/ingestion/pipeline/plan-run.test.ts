@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LinkedEvent, NearbyEvent } from '../sources.repository.ts';
 import { itemFields } from './event-row.ts';
 import { venueKey, type NormalisedEvent } from './normalise.ts';
-import { descriptionKey, itemHash, listedMayMove, planRun, slotWindows, type RunState } from './plan-run.ts';
+import { descriptionKey, itemHash, listedMayMove, planRun, reidentify, slotWindows, type RunState } from './plan-run.ts';
 
 const now = new Date('2026-11-23T18:00:00Z');
 const item = (over: Partial<NormalisedEvent>): NormalisedEvent => ({
@@ -337,6 +337,32 @@ describe('planRun', () => {
     expect(run(linkedTo(id, noEnd)).updates).toEqual([]);
     // Back in the feed after leaving it: relisted, and the flag recorded with it.
     expect(run(linkedTo(id, noEnd, { endGiven: null, goneAt: new Date('2026-11-20T00:00:00Z') })).updates).toMatchObject([{ id, endGiven: false, goneAt: null }]);
+  });
+
+  it('knows an occurrence whose series moved, or an item published again under a new id with its own page, as the event it was', () => {
+    const at = (iso: string) => new Date(iso);
+    const links = (ids: [string, string | null][]) => new Map(ids.map(([id, url]) => [id, { url }]));
+    // A weekly 6 PM series now at 7 PM (Portland): each date is the old one of its day; a date with no old one is new.
+    const moved = [item({ externalId: 'knit@lib@2026-12-02T03:00:00.000Z', start: at('2026-12-02T03:00:00Z') }), item({ externalId: 'knit@lib@2026-12-09T03:00:00.000Z', start: at('2026-12-09T03:00:00Z') }), item({ externalId: 'knit@lib@2026-12-16T03:00:00.000Z', start: at('2026-12-16T03:00:00Z') })];
+    const old = links([['knit@lib@2026-12-02T02:00:00.000Z', null], ['knit@lib@2026-12-09T02:00:00.000Z', null], ['other@lib@2026-12-16T02:00:00.000Z', null]]);
+    expect([...reidentify(moved, old)]).toEqual([
+      ['knit@lib@2026-12-02T03:00:00.000Z', 'knit@lib@2026-12-02T02:00:00.000Z'],
+      ['knit@lib@2026-12-09T03:00:00.000Z', 'knit@lib@2026-12-09T02:00:00.000Z'],
+    ]);
+    // Two a day: each the nearest of its day, once. Another day is another date, not a move.
+    const twice = [item({ externalId: 's@2026-12-02T19:00:00.000Z', start: at('2026-12-02T19:00:00Z') }), item({ externalId: 's@2026-12-02T23:00:00.000Z', start: at('2026-12-02T23:00:00Z') })];
+    expect([...reidentify(twice, links([['s@2026-12-02T18:00:00.000Z', null], ['s@2026-12-02T22:00:00.000Z', null]]))].sort()).toEqual([
+      ['s@2026-12-02T19:00:00.000Z', 's@2026-12-02T18:00:00.000Z'],
+      ['s@2026-12-02T23:00:00.000Z', 's@2026-12-02T22:00:00.000Z'],
+    ]);
+    expect(reidentify([item({ externalId: 's@2026-12-04T19:00:00.000Z' })], links([['s@2026-12-02T19:00:00.000Z', null]])).size).toBe(0);
+    // An id still in the run is nobody's old id.
+    expect(reidentify([...twice, item({ externalId: 's@2026-12-02T18:00:00.000Z' })], links([['s@2026-12-02T18:00:00.000Z', null]])).size).toBe(0);
+    // Published again under a new UID with its own page; not a page many share, nor a listing page.
+    const page = 'https://library.example/events/string-quartet-1205';
+    expect([...reidentify([item({ externalId: 'quartet-2026@lib', url: page })], links([['quartet@lib', page]]))]).toEqual([['quartet-2026@lib', 'quartet@lib']]);
+    expect(reidentify([item({ externalId: 'a2', url: page }), item({ externalId: 'b2', url: page })], links([['a', page]])).size).toBe(0);
+    expect(reidentify([item({ externalId: 'a2', url: 'https://library.example/events' })], links([['a', 'https://library.example/events']])).size).toBe(0);
   });
 
   it('reads windows around the slots of new items only, merged when they touch', () => {

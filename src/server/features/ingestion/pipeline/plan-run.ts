@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Classification } from '../classifier/classifier.ts';
 import type { EventItemFields, EventUpdate, LinkedEvent, NearbyEvent, RunEventRow, RunLinkRow } from '../sources.repository.ts';
-import { compareEvents, START_WINDOW_MS, titleRelation, placeRelation, type Comparable } from './dedupe.ts';
+import { compareEvents, eventPageKey, START_WINDOW_MS, titleRelation, placeRelation, type Comparable } from './dedupe.ts';
 import { eventPatch, newEventRow } from './event-row.ts';
 import { sameFilled, type Filled } from './merge-fill.ts';
 import { venueKey, venuePlaceOf, type NormalisedEvent } from './normalise.ts';
@@ -58,6 +58,8 @@ export interface RunState {
   nearby: NearbyEvent[];
   /** Each item's itemHash, when the service has worked them out already (by external id). */
   hashes?: ReadonlyMap<string, string>;
+  /** Links moved to the ids their items have now, [old id, new id] (reidentify); `links` has them under the new. */
+  relinked?: readonly (readonly [string, string])[];
   /** Known venues by venueKey. */
   venues: Map<string, string>;
   classify: (n: NormalisedEvent) => Classification;
@@ -107,6 +109,67 @@ export type SavedEventNews = {
    */
   | { kind: 'apart'; start: Date; was: Date; opens: string }
 );
+
+/** An item id as parsers build one for an occurrence (or an item with no id of its own): its series' id and its start as first given. */
+const OCCURRENCE_ID = /^(.+)@(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)$/;
+const dayIn = (d: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+
+/**
+ * The items of a run that are events the source listed before under another id, by the old id:
+ * - an occurrence of a series (or an item with no id of its own) whose time the source moved: its
+ *   id names its start, so every date of a series moved an hour has a new id. It is the old
+ *   occurrence of the same series on the same day, one the run no longer has (the nearest, if two);
+ * - an item the source republished under a new id (a new UID, a new RSS guid) with the same page
+ *   of its own (eventPageKey) as one old item the run no longer has, no other item sharing it.
+ * Otherwise whoever saved each date would find it "removed by the source", told nothing, while the
+ * same event is listed anew under another id.
+ */
+export function reidentify(items: readonly NormalisedEvent[], links: ReadonlyMap<string, { url: string | null }>): Map<string, string> {
+  const inRun = new Set(items.map((n) => n.externalId));
+  const missing = [...links.keys()].filter((id) => !inRun.has(id));
+  const found = new Map<string, string>();
+  if (!missing.length) return found;
+  const claimed = new Set<string>();
+  const bySeries = new Map<string, { id: string; at: Date }[]>();
+  for (const id of missing) {
+    const m = OCCURRENCE_ID.exec(id);
+    if (!m) continue;
+    const list = bySeries.get(m[1]!) ?? [];
+    list.push({ id, at: new Date(m[2]!) });
+    bySeries.set(m[1]!, list);
+  }
+  const fresh = items.filter((n) => !links.has(n.externalId)).sort((a, b) => a.start.getTime() - b.start.getTime());
+  for (const n of fresh) {
+    const m = OCCURRENCE_ID.exec(n.externalId);
+    if (!m) continue;
+    const at = new Date(m[2]!);
+    const day = dayIn(at, n.timeZone);
+    const best = (bySeries.get(m[1]!) ?? [])
+      .filter((o) => !claimed.has(o.id) && dayIn(o.at, n.timeZone) === day)
+      .sort((x, y) => Math.abs(x.at.getTime() - at.getTime()) - Math.abs(y.at.getTime() - at.getTime()))[0];
+    if (!best) continue;
+    claimed.add(best.id);
+    found.set(n.externalId, best.id);
+  }
+  // Republished: one old item and one new one with the same page of an event.
+  const oldByPage = new Map<string, string[]>();
+  for (const id of missing) {
+    if (claimed.has(id)) continue;
+    const page = eventPageKey(links.get(id)?.url);
+    if (page) oldByPage.set(page, [...(oldByPage.get(page) ?? []), id]);
+  }
+  const newByPage = new Map<string, string[]>();
+  for (const n of fresh) {
+    if (found.has(n.externalId)) continue;
+    const page = eventPageKey(n.url);
+    if (page) newByPage.set(page, [...(newByPage.get(page) ?? []), n.externalId]);
+  }
+  for (const [page, ids] of newByPage) {
+    const old = oldByPage.get(page);
+    if (ids.length === 1 && old?.length === 1) found.set(ids[0]!, old[0]!);
+  }
+  return found;
+}
 
 /** Whether the source says an item will not take place at its date: cancelled, or postponed with no new date yet. */
 const offBySource = (n: NormalisedEvent) => n.cancelled || n.postponed;
