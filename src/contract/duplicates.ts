@@ -6,6 +6,8 @@ export const DuplicateSide = EventSummary.extend({
   sourceNames: z.array(z.string()),
   /** The start of its description (at most DESCRIPTION_PREVIEW characters): what may tell two listings alike in all else apart. */
   description: z.string(),
+  /** Its source no longer lists it: it cannot be the one kept (the other would leave every list with it). */
+  removedBySource: z.boolean(),
 });
 export const DESCRIPTION_PREVIEW = 280;
 export type DuplicateSide = z.infer<typeof DuplicateSide>;

@@ -190,6 +190,27 @@ describe('possible duplicates for admins', () => {
     expect((await api('GET', '/api/admin/duplicates')).json()).toMatchObject({ open: 0, decisions: { merged: 0, keptApart: 0 } });
   });
 
+  it('keeps, on a merge, the listing its source still lists: never one its source dropped over it', async () => {
+    const concert = { uid: 'quartet@venue', title: 'String Quartet Concert', start: '20261205T193000', location: 'Old Church', geo: '45.5161;-122.6837' };
+    const { id } = await source('Venue', 'a', [concert]);
+    // Published again under a new UID, no page of its own to tell: the old one is gone, the copy asked about.
+    feeds.a = ics([{ ...concert, uid: 'quartet-2026@venue' }]);
+    t.clock.advance(60_000);
+    expect((await api('POST', `/api/admin/sources/${id}/run`)).json()).toMatchObject({ created: 1 });
+    const { pairs } = (await api('GET', '/api/admin/duplicates')).json() as { pairs: { id: string; a: { id: string; removedBySource: boolean }; b: { id: string; removedBySource: boolean } }[] };
+    expect(pairs).toHaveLength(1);
+    const [pair] = pairs as [(typeof pairs)[number]];
+    const [gone, live] = pair.a.removedBySource ? [pair.a, pair.b] : [pair.b, pair.a];
+    expect([gone.removedBySource, live.removedBySource]).toEqual([true, false]);
+    const kept = await api('POST', `/api/admin/duplicates/${pair.id}/merge`, { keepId: gone.id });
+    expect(kept.statusCode).toBe(409);
+    expect(kept.json().message).toBe('That listing was removed by its source: keep the other one, which its source still lists');
+    // Without a choice, the one still listed is kept, though the other is older.
+    expect((await api('POST', `/api/admin/duplicates/${pair.id}/merge`)).json()).toEqual({ eventId: live.id, mergedId: gone.id });
+    expect(await listed()).toEqual(['String Quartet Concert']);
+    expect((await t.app.inject({ method: 'GET', url: `/api/events/${gone.id}` })).json()).toMatchObject({ id: live.id, removedBySource: false });
+  });
+
   it('leaves a proposal out once both its events are gone from their sources, not while one is still listed', async () => {
     await proposed();
     const [venue, listings] = (await queryRows<{ id: string }>(t.database.db, sql`select id from sources order by name desc`)).map((r) => r.id) as [string, string];

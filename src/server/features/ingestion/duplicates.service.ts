@@ -61,7 +61,7 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
       const byId = new Map((await eventsRepo.findByIds(ids)).map((r) => [r.event.id, r]));
       const names = await repo.sourceNames(ids);
       const preview = (text: string) => (text.length > DESCRIPTION_PREVIEW ? `${text.slice(0, DESCRIPTION_PREVIEW - 1).trimEnd()}…` : text);
-      const side = (e: NonNullable<ReturnType<typeof byId.get>>) => ({ ...toEventSummary(e, deps.unit), sourceNames: names.get(e.event.id) ?? [], description: preview(e.event.description.trim()) });
+      const side = (e: NonNullable<ReturnType<typeof byId.get>>) => ({ ...toEventSummary(e, deps.unit), sourceNames: names.get(e.event.id) ?? [], description: preview(e.event.description.trim()), removedBySource: e.event.goneAt !== null });
       const pairs: DuplicateListResponse['pairs'] = [];
       for (const p of rows) {
         const [a, b] = [byId.get(p.eventA), byId.get(p.eventB)];
@@ -95,7 +95,12 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
         if (!a || !b) throw notFound('Event not found');
         if (a.status === 'merged' || b.status === 'merged') throw conflict('One of the two events was merged into another since');
         if (opts.automatic && (await r.comparables([a.id, b.id])).some((e) => e.status !== 'approved' || e.goneAt)) throw conflict('One of the two events is no longer listed');
-        const target = keepId ? (keepId === a.id ? a : b) : a.createdAt <= b.createdAt ? a : b;
+        // The listing a source still lists is kept, never merged into one its source dropped (it would leave every list).
+        const [goneA, goneB] = await r.goneOf([a.id, b.id]);
+        if (keepId && (keepId === a.id ? goneA : goneB) && !(keepId === a.id ? goneB : goneA)) {
+          throw conflict('That listing was removed by its source: keep the other one, which its source still lists');
+        }
+        const target = keepId ? (keepId === a.id ? a : b) : goneA !== goneB ? (goneA ? b : a) : a.createdAt <= b.createdAt ? a : b;
         const child = target === a ? b : a;
         const now = clock.now();
         await r.mergeInto(child.id, target.id, now);

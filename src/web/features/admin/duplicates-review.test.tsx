@@ -12,7 +12,7 @@ afterEach(() => {
 
 const ADMIN = buildUser({ id: 'a1', role: 'admin' });
 
-const side = (over: Parameters<typeof buildEvent>[0], sourceNames: string[] = [], description = ''): DuplicateSide => ({ ...buildEvent(over), sourceNames, description });
+const side = (over: Parameters<typeof buildEvent>[0], sourceNames: string[] = [], description = '', removedBySource = false): DuplicateSide => ({ ...buildEvent(over), sourceNames, description, removedBySource });
 
 function pair(over: Partial<DuplicatePair> = {}): DuplicatePair {
   return {
@@ -100,6 +100,17 @@ describe('DuplicatesReview', () => {
     expect(within(second!).getByText('The Blue Room · 1020 SE 7th Ave, Back Room')).toBeTruthy();
     expect(within(first!).getByTestId('duplicate-description').textContent).toBe('Sign up at the bar from 7; full backline.');
     expect(within(second!).getByTestId('duplicate-description').textContent).toBe('Acoustic only, poets welcome.');
+  });
+
+  it('marks a listing its source dropped and does not offer to keep it over one still listed', async () => {
+    const p = pair({ kind: 'same_source', score: 1, reason: 'listed twice by one source under two ids', a: side({ title: 'String Quartet Concert' }, ['Old Church'], '', true), b: side({ title: 'String Quartet Concert' }, ['Old Church']) });
+    duplicatesApi({ pairs: [p] });
+    renderApp(<DuplicatesReview />, { user: ADMIN });
+    const [first, second] = within(await screen.findByTestId('duplicate-pair')).getAllByRole('group');
+    expect(within(first!).getByText('Removed by its source')).toBeTruthy();
+    expect(within(second!).queryByText('Removed by its source')).toBeNull();
+    expect((within(first!).getByRole('button', { name: 'Keep this one' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(second!).getByRole('button', { name: 'Keep this one' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('says how many pairs are open in all when more are open than listed', async () => {

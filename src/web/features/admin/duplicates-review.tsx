@@ -98,8 +98,9 @@ function PairItem({ pair, onNavigate }: { pair: DuplicatePair; onNavigate?: () =
         </p>
       </div>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
-        <PairSide label="First listing" event={pair.a} busy={busy} onKeep={() => merge.mutate({ pair, keepId: pair.a.id })} onNavigate={onNavigate} />
-        <PairSide label="Second listing" event={pair.b} busy={busy} onKeep={() => merge.mutate({ pair, keepId: pair.b.id })} onNavigate={onNavigate} />
+        {/* A listing its source dropped is not kept over one still listed: that one would leave every list. */}
+        <PairSide label="First listing" event={pair.a} busy={busy} canKeep={!pair.a.removedBySource || pair.b.removedBySource} onKeep={() => merge.mutate({ pair, keepId: pair.a.id })} onNavigate={onNavigate} />
+        <PairSide label="Second listing" event={pair.b} busy={busy} canKeep={!pair.b.removedBySource || pair.a.removedBySource} onKeep={() => merge.mutate({ pair, keepId: pair.b.id })} onNavigate={onNavigate} />
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
         <p className="text-xs text-muted-foreground">Not the same event?</p>
@@ -112,7 +113,7 @@ function PairItem({ pair, onNavigate }: { pair: DuplicatePair; onNavigate?: () =
   );
 }
 
-function PairSide(props: { label: string; event: DuplicateSide; busy: boolean; onKeep: () => void; onNavigate?: () => void }) {
+function PairSide(props: { label: string; event: DuplicateSide; busy: boolean; canKeep: boolean; onKeep: () => void; onNavigate?: () => void }) {
   const { event } = props;
   const { data: config } = useCityConfig();
   const headingId = useId();
@@ -158,8 +159,9 @@ function PairSide(props: { label: string; event: DuplicateSide; busy: boolean; o
         <Chip>{event.sourceType}</Chip>
         <Chip tone={event.status === 'approved' ? 'success' : event.status === 'pending' ? 'accent' : 'destructive'}>{STATUS_LABEL[event.status]}</Chip>
         {event.isDemo && <Chip>Demo</Chip>}
+        {event.removedBySource && <Chip tone="destructive">Removed by its source</Chip>}
       </div>
-      <Button variant="outline" className="mt-3 self-start px-3 text-success" disabled={props.busy} onClick={props.onKeep}>
+      <Button variant="outline" className="mt-3 self-start px-3 text-success" disabled={props.busy || !props.canKeep} onClick={props.onKeep}>
         <Check className="h-4 w-4" aria-hidden />
         Keep this one
       </Button>
