@@ -7,6 +7,17 @@ describe('zoned time', () => {
     expect(zonedToUtc({ year: 2026, month: 7, day: 15, hour: 19 }, 'Europe/Berlin').toISOString()).toBe('2026-07-15T17:00:00.000Z');
   });
 
+  it('reads a time the clocks skip with the offset before the change (RFC 5545), and an hour they repeat as its first', () => {
+    // 2:30 AM on Mar 14, 2027 does not exist in Los Angeles: 2:30 PST, shown as 3:30 PDT.
+    expect(zonedToUtc({ year: 2027, month: 3, day: 14, hour: 2, minute: 30 }, 'America/Los_Angeles').toISOString()).toBe('2027-03-14T10:30:00.000Z');
+    expect(zonedToUtc({ year: 2027, month: 3, day: 14, hour: 1, minute: 30 }, 'America/Los_Angeles').toISOString()).toBe('2027-03-14T09:30:00.000Z');
+    expect(zonedToUtc({ year: 2027, month: 3, day: 14, hour: 3, minute: 30 }, 'America/Los_Angeles').toISOString()).toBe('2027-03-14T10:30:00.000Z');
+    // 1:30 AM on Nov 7, 2027 comes twice: the first, in PDT.
+    expect(zonedToUtc({ year: 2027, month: 11, day: 7, hour: 1, minute: 30 }, 'America/Los_Angeles').toISOString()).toBe('2027-11-07T08:30:00.000Z');
+    // East of UTC too: 2:30 AM on Mar 28, 2027 in Berlin is 3:30 CEST.
+    expect(zonedToUtc({ year: 2027, month: 3, day: 28, hour: 2, minute: 30 }, 'Europe/Berlin').toISOString()).toBe('2027-03-28T01:30:00.000Z');
+  });
+
   it('gives a 23-hour day on the spring-forward date in Los Angeles', () => {
     const { start, end } = zonedDayBounds(new Date('2026-03-08T20:00:00Z'), 'America/Los_Angeles');
     expect(start.toISOString()).toBe('2026-03-08T08:00:00.000Z');

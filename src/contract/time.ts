@@ -92,6 +92,9 @@ export function zonedToUtc(w: Partial<WallClock> & Pick<WallClock, 'year' | 'mon
   const guess = Date.UTC(w.year, w.month - 1, w.day, w.hour ?? 0, w.minute ?? 0, w.second ?? 0);
   const first = guess - zoneOffsetMs(new Date(guess), timeZone);
   const second = guess - zoneOffsetMs(new Date(first), timeZone);
+  // A time the clocks skip (2:30 AM as they spring forward) is read with the offset before the
+  // change, as RFC 5545 says: 2:30 PST, which the clocks show as 3:30 PDT.
+  if (zoneOffsetMs(new Date(second), timeZone) !== guess - second) return new Date(guess - zoneOffsetMs(new Date(Math.min(first, second)), timeZone));
   return new Date(second);
 }
 

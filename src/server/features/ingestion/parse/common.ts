@@ -236,7 +236,11 @@ function offsetAt(ms: number, zone: string): number {
 export function toUtc(w: Partial<WallClock> & Pick<WallClock, 'year' | 'month' | 'day'>, zone: string): Date {
   const guess = Date.UTC(w.year, w.month - 1, w.day, w.hour ?? 0, w.minute ?? 0, w.second ?? 0);
   const first = guess - offsetAt(guess, zone);
-  return new Date(guess - offsetAt(first, zone));
+  const second = guess - offsetAt(first, zone);
+  // A time the clocks skip (2:30 AM as they spring forward) is read with the offset before the
+  // change, as RFC 5545 says: 2:30 PST, which the clocks show as 3:30 PDT (zonedToUtc alike).
+  if (offsetAt(second, zone) !== guess - second) return new Date(guess - offsetAt(Math.min(first, second), zone));
+  return new Date(second);
 }
 
 /** The wall-clock reading of an instant in `zone` (cached offsets). */

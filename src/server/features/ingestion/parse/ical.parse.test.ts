@@ -135,3 +135,15 @@ describe('parseIcal: DTSTART in the recurrence set', () => {
     expect(starts(candidates, 'over')).toEqual([FRI2]);
   });
 });
+
+describe('parseIcal: a time the clocks skip', () => {
+  it('reads 2:30 AM on the spring-forward day with the offset before the change (RFC 5545): 3:30 PDT, the other dates as written', () => {
+    // Sundays at 2:30 AM from Mar 7, 2027; on Mar 14 Los Angeles clocks go from 2:00 to 3:00.
+    const { candidates } = parseIcal({ ...ctx, now: new Date('2027-03-01T08:00:00Z'), text: calendar(vevent('UID:owls', `DTSTART;${LA}:20270307T023000`, `DTEND;${LA}:20270307T033000`, 'RRULE:FREQ=WEEKLY;COUNT=3', 'SUMMARY:Owl Walk')) });
+    expect(candidates.map((c) => [iso(c.start), iso(c.end)])).toEqual([
+      ['2027-03-07T10:30:00.000Z', '2027-03-07T11:30:00.000Z'],
+      ['2027-03-14T10:30:00.000Z', '2027-03-14T11:30:00.000Z'],
+      ['2027-03-21T09:30:00.000Z', '2027-03-21T10:30:00.000Z'],
+    ]);
+  });
+});

@@ -562,7 +562,10 @@ function expandEvent(master: Component, overrideComps: Component[], x: ExpandCon
       end = endOf(startInstant, item.component.hasProperty('dtend') || item.component.hasProperty('duration') ? occ.endDate : null, tzidOf(item.component, item.component.hasProperty('dtend') ? 'dtend' : 'dtstart'), x.zones);
     } else {
       const hasEnd = master.hasProperty('dtend') || master.hasProperty('duration');
-      end = periodEnds.get(recurrence.date.getTime()) ?? (hasEnd ? endOf(startInstant, occ.endDate, tzid, x.zones) : endOf(startInstant, null, tzid, x.zones));
+      // An end the clocks skip or repeat (its wall time read at a change of offset) may come out at
+      // or before the start: the event's length then says where it ends.
+      const lasting = duration.toSeconds() > 0 ? new Date(startInstant.date.getTime() + duration.toSeconds() * 1000) : undefined;
+      end = periodEnds.get(recurrence.date.getTime()) ?? (hasEnd ? (endOf(startInstant, occ.endDate, tzid, x.zones) ?? lasting) : endOf(startInstant, null, tzid, x.zones));
     }
     const candidate = compact({
       externalId: `${baseId}@${recurrence.date.toISOString()}`,
