@@ -916,6 +916,24 @@ describe('events a source drops', () => {
     expect((await rerun(id, [{ ...knit, start: '20261201T190000', end: '20261201T210000' }, { ...quartet, uid: 'quartet-2026@library' }])).notes).toEqual([]);
   });
 
+  it('tell whoever saved a date of a series its source cuts short, while it lists the others; not a one-off that only left the feed', async () => {
+    const place = { location: 'Central Library', geo: '45.519;-122.6829' };
+    const knit = { uid: 'knit@library', title: 'Knitting Circle', start: '20261201T180000', end: '20261201T200000', rrule: 'FREQ=WEEKLY;COUNT=4', ...place };
+    const swap = { uid: 'swap@library', title: 'Seed Swap', start: '20261212T110000', ...place };
+    const { id } = await approvedSource([knit, swap]);
+    const rows = await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Knitting Circle' order by start_date`);
+    const [{ id: swapId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Seed Swap'`)) as [{ id: string }];
+    for (const saved of [rows[3]!.id, swapId]) expect((await api('POST', `/api/user/favorites/${saved}`, undefined, member)).statusCode).toBe(200);
+    // Three weeks, not four; the swap leaves the feed.
+    await rerun(id, [{ ...knit, rrule: 'FREQ=WEEKLY;COUNT=3' }]);
+    const bell = (await api('GET', '/api/notifications', undefined, member)).json() as { items: { title: string; message: string; link: string }[] };
+    expect(bell.items.filter((n) => n.title.startsWith('Saved'))).toEqual([
+      expect.objectContaining({ title: 'Saved date dropped', message: '“Knitting Circle” (Tue, Dec 22 · 6:00 PM) is no longer among the dates its source lists, though it still lists others: see the event\'s page.', link: `/events/${rows[3]!.id}` }),
+    ]);
+    const mine = (await api('GET', '/api/user/favorites', undefined, member)).json() as { id: string; removedBySource: boolean }[];
+    expect(mine.every((e) => e.removedBySource)).toBe(true);
+  });
+
   it('are at the venue their source moves them to: another source’s event at the old venue is not merged into one moved away', async () => {
     const { id: venue } = await approvedSource([{ uid: 'mic@venue', title: 'Open Mic', start: '20261212T200000', location: 'Doug Fir Lounge' }]);
     await rerun(venue, [{ uid: 'mic@venue', title: 'Open Mic', start: '20261212T200000', location: 'Mississippi Studios' }]);

@@ -17,7 +17,7 @@ import { createEventsRepository } from '../events/events.repository.ts';
 import { createDuplicatesRepository } from './duplicates.repository.ts';
 import { compareEvents, setCityWords } from './pipeline/dedupe.ts';
 import { newEventRow } from './pipeline/event-row.ts';
-import { itemHash, listedMayMove, planRun, reidentify, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
+import { itemHash, listedMayMove, occurrenceSeries, planRun, reidentify, slotWindows, type ProposedPair, type RunPlan, type RunState } from './pipeline/plan-run.ts';
 import { knownVenues, LISTING_HORIZON_DAYS, normalise, venueKey, venuePlaceOf, type KnownVenues, type NormalisedEvent } from './pipeline/normalise.ts';
 import { createRunNotes, NOTE_EXAMPLES, noteCount, SKIP, type RunNote } from './run-notes.ts';
 import { createSourcesRepository, type NearbyEvent, type SourceRow, type SourcesRepository } from './sources.repository.ts';
@@ -417,6 +417,14 @@ export function createIngestionService(deps: {
       await r.relinkItems(source.id, state.relinked ?? []);
       const { note: unseen, gone, handOvers } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
       if (unseen) summary.notes.push(unseen);
+      // A date dropped from a series the source still lists was removed on purpose: its savers hear it.
+      const series = new Set(items.map((n) => occurrenceSeries(n.externalId)).filter((x): x is string => x !== null));
+      if (series.size) {
+        for (const e of await r.linkedItemsOf(source.id, gone)) {
+          const of = occurrenceSeries(e.externalId);
+          if (of && series.has(of)) plan.news.push({ id: e.id, title: e.title, allDay: e.allDay, kind: 'dropped', start: e.start });
+        }
+      }
       const handed = await handOverDropped(tx, handOvers, state.now, plan);
       await handOverCalledOff(tx, r, source, plan, state.now);
       // A source listing again what another source's record took over from it takes it back: the

@@ -11,9 +11,10 @@ import type { SavedEventNews } from './pipeline/plan-run.ts';
 
 // "Never miss an event": whoever saved an event hears, in the bell and live, when its source
 // cancels or postpones it, lists it again after saying it was cancelled or postponed, or moves its
-// start (or an admin moves it, correcting the source). (An event that only
-// left a feed is marked on its page, in the saved list and in calendars, but not announced: a feed
-// that shrinks for a day is not news; nor, then, is its coming back.)
+// start (or an admin moves it, correcting the source), or drops one date of a series it still lists
+// (an EXDATE, a rule cut short). (Any other event that only left a feed is marked on its page, in
+// the saved list and in calendars, but not announced: a feed that shrinks for a day is not news;
+// nor, then, is its coming back.)
 
 /** One notification per person who saved an event the run cancelled, postponed, listed again or moved. */
 export function savedEventNotifications(news: readonly SavedEventNews[], savers: readonly { userId: string; eventId: string }[], city: Pick<CityConfig, 'timeZone' | 'locale'>, at: Date): NewNotification[] {
@@ -48,6 +49,8 @@ export function savedEventNotifications(news: readonly SavedEventNews[], savers:
         ];
       case 'moved':
         return [{ userId, type: 'info' as const, title: 'Saved event moved', message: `“${n.title}” now starts ${when(n.to, n.allDay)} (it was ${when(n.from, n.allDay)}).`, link, at }];
+      case 'dropped':
+        return [{ userId, type: 'info' as const, title: 'Saved date dropped', message: `“${n.title}” (${when(n.start, n.allDay)}) is no longer among the dates its source lists, though it still lists others: see the event's page.`, link, at }];
     }
   });
 }

@@ -386,6 +386,15 @@ export function createSourcesRepository(db: Db) {
       await db.execute(sql`insert into ${eventSources} (${names(LINK_COLUMNS)}) select * from ${unnestRows(rows, LINK_COLUMNS)} on conflict do nothing`);
     },
     /** Marks a run's items as seen, with the hash of each item as now applied. */
+    /** The listed events among `ids` this source links, with the ids of its items they were. */
+    linkedItemsOf: (sourceId: string, ids: readonly string[]) =>
+      ids.length
+        ? db
+            .select({ id: events.id, title: events.title, start: events.startDate, allDay: events.allDay, externalId: eventSources.externalId })
+            .from(eventSources)
+            .innerJoin(events, eq(events.id, eventSources.eventId))
+            .where(and(eq(eventSources.sourceId, sourceId), eq(events.status, 'approved'), sql`${events.id} = any(${sql.param([...ids])}::uuid[])`))
+        : Promise.resolve([]),
     /** Moves links to the ids their items have now (reidentify), each [old id, new id]. */
     async relinkItems(sourceId: string, moves: readonly (readonly [string, string])[]) {
       if (!moves.length) return;

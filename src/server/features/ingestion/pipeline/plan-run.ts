@@ -102,6 +102,8 @@ export type SavedEventNews = {
   /** Listed again after the source said it was cancelled, or (`after`) postponed; `start` is its time now. */
   | { kind: 'relisted'; start: Date; after?: 'postponed' }
   | { kind: 'moved'; from: Date; to: Date }
+  /** A date of a series its source dropped while it still lists the series (an EXDATE, a shorter rule): a deliberate removal. */
+  | { kind: 'dropped'; start: Date }
   /**
    * A record merged into the saved event no longer agrees with it (its source moved it, or the
    * event's own source did) and is listed on its own again: `start` is the record's, `was` the
@@ -112,6 +114,8 @@ export type SavedEventNews = {
 
 /** An item id as parsers build one for an occurrence (or an item with no id of its own): its series' id and its start as first given. */
 const OCCURRENCE_ID = /^(.+)@(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)$/;
+/** The series an item id names an occurrence of (OCCURRENCE_ID), or null. */
+export const occurrenceSeries = (externalId: string): string | null => OCCURRENCE_ID.exec(externalId)?.[1] ?? null;
 const dayIn = (d: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 
 /**
