@@ -227,7 +227,14 @@ function extensionDates(item: Node, ns: Namespaces, zone: string): When | null {
   return null;
 }
 
-/** A date read from the title, else the description (the first mention with a day in it). */
+/**
+ * Words before a date that make it another date than the event's: when tickets go on sale, a
+ * deadline to register by, when the post was written ("Tickets go on sale December 1 for the
+ * concert on January 16" is a concert on January 16).
+ */
+const NOT_THE_EVENTS_DATE = /\b(?:on sale|sales? (?:start|starts|begin|begins|open|opens)|presale|pre-sale|register(?:ing)? by|registration (?:closes|ends|opens|deadline)|deadline|rsvp by|apply by|submissions? (?:due|close|closes)|posted|published|updated)\b[^.!?\n]{0,20}$/i;
+
+/** A date read from the title, else the description (the first mention with a day in it that is not another date, NOT_THE_EVENTS_DATE). */
 function textDates(common: Common, ctx: FeedParseInput, parser: chrono.Chrono): When | null {
   const reference = common.published ?? ctx.now;
   const offsetMinutes = Math.round((Date.UTC(...wallArgs(toWall(reference, ctx.timeZone))) - reference.getTime()) / 60_000);
@@ -236,6 +243,7 @@ function textDates(common: Common, ctx: FeedParseInput, parser: chrono.Chrono): 
     if (!source) continue;
     const results = parser.parse(source, { instant: reference, timezone: offsetMinutes }, { forwardDate: true });
     for (const r of results) {
+      if (NOT_THE_EVENTS_DATE.test(source.slice(Math.max(0, r.index - 60), r.index))) continue;
       const tags = [...r.tags()];
       const start = componentsToDate(r.start, tags, ctx.timeZone);
       if (!start) continue;
