@@ -402,7 +402,7 @@ describe('a run', () => {
       { kind: 'skipped', reason: 'had no title', count: 1, examples: ['untitled@venue'] },
       { kind: 'skipped', reason: 'had no start date that could be read', count: 2, examples: ['Poetry Slam', 'Leap Gala'] },
       { kind: 'repeated', reason: 'repeated another entry exactly (kept once)', count: 1, examples: ['Open Mic'] },
-      { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon', count: 1, examples: ['Expo 2029'] },
+      { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon: not listed yet, listed by a later run once within it', count: 1, examples: ['Expo 2029'] },
     ];
     expect(run.notes).toEqual(notes);
     expect(await titles()).toEqual(['Jazz Night', 'Open Mic']);

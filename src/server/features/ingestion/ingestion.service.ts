@@ -50,7 +50,7 @@ const REFUSED: Record<string, string> = {
   'no title': SKIP.noTitle,
   'no valid start': SKIP.noStart,
   'already ended': 'had already ended',
-  'beyond the horizon': `had a start more than ${LISTING_HORIZON_DAYS} days ahead, beyond the listing horizon`,
+  'beyond the horizon': `had a start more than ${LISTING_HORIZON_DAYS} days ahead, beyond the listing horizon: not listed yet, listed by a later run once within it`,
 };
 
 export const toSpec = (s: SourceRow): SourceSpec => ({

@@ -74,7 +74,7 @@ function api(opts: { list?: SourceResponse[]; run?: RunSummaryResponse; extra?: 
           errors: 0,
           notes: [
             { kind: 'skipped', reason: 'had no title', count: 2, examples: ['row 4', 'row 9'] },
-            { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon', count: 1, examples: ['Expo 2030'] },
+            { kind: 'rejected', reason: 'had a start more than 730 days ahead, beyond the listing horizon: not listed yet, listed by a later run once within it', count: 1, examples: ['Expo 2030'] },
             { kind: 'removed', reason: 'were cancelled by the source: out of lists, each marked cancelled for whoever saved it', count: 1, examples: ['Jazz Night'] },
             { kind: 'relisted', reason: 'were back in the source after being removed, cancelled or postponed: listed again', count: 2, examples: ['Blues Evening', 'Folk Night'] },
           ],
@@ -176,7 +176,7 @@ describe('SourcesPage', () => {
     const notes = within(table).getByRole('list', { name: 'What the run noted' });
     expect(within(notes).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       '2 entries had no title (e.g. “row 4”, “row 9”)',
-      '1 entry had a start more than 730 days ahead, beyond the listing horizon (e.g. “Expo 2030”)',
+      '1 entry had a start more than 730 days ahead, beyond the listing horizon: not listed yet, listed by a later run once within it (e.g. “Expo 2030”)',
       // What the run did to listed events too, in words that agree with the count.
       '1 entry was cancelled by the source: out of lists, each marked cancelled for whoever saved it (e.g. “Jazz Night”)',
       '2 entries were back in the source after being removed, cancelled or postponed: listed again (e.g. “Blues Evening”, “Folk Night”)',
