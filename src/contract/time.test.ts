@@ -18,6 +18,15 @@ describe('zoned time', () => {
     expect(zonedToUtc({ year: 2027, month: 3, day: 28, hour: 2, minute: 30 }, 'Europe/Berlin').toISOString()).toBe('2027-03-28T01:30:00.000Z');
   });
 
+  it('says the days an all-day event spans when it is more than one', () => {
+    const tz = 'America/Los_Angeles';
+    const now = new Date('2026-11-28T18:00:00Z');
+    // Dec 11 to 13 in Portland: the end is midnight starting Dec 14.
+    expect(formatEventWhen({ startDate: '2026-12-11T08:00:00.000Z', endDate: '2026-12-14T08:00:00.000Z', allDay: true }, tz, 'en-US', now)).toBe('Fri, Dec 11 – Sun, Dec 13 · All day');
+    expect(formatEventWhen({ startDate: '2026-12-11T08:00:00.000Z', endDate: '2026-12-12T08:00:00.000Z', allDay: true }, tz, 'en-US', now)).toBe('Fri, Dec 11 · All day');
+    expect(formatEventWhen({ startDate: '2026-12-11T08:00:00.000Z', allDay: true }, tz, 'en-US', now)).toBe('Fri, Dec 11 · All day');
+  });
+
   it('gives a 23-hour day on the spring-forward date in Los Angeles', () => {
     const { start, end } = zonedDayBounds(new Date('2026-03-08T20:00:00Z'), 'America/Los_Angeles');
     expect(start.toISOString()).toBe('2026-03-08T08:00:00.000Z');

@@ -136,14 +136,20 @@ export function formatEventDay(d: Date, timeZone: string | undefined, locale = '
 }
 
 /**
- * 'Sat, Nov 28 · 7:00 PM' in the city's zone ('Sat, Nov 28 · All day' for all-day events); the year
- * is added ('Fri, Oct 20, 2028 · 12:00 PM') when the day is not in `now`'s year there.
+ * 'Sat, Nov 28 · 7:00 PM' in the city's zone ('Sat, Nov 28 · All day' for all-day events, 'Fri,
+ * Dec 11 – Sun, Dec 13 · All day' for those over several days, given their `endDate`); the year is
+ * added ('Fri, Oct 20, 2028 · 12:00 PM') when the day is not in `now`'s year there.
  */
-export function formatEventWhen(e: { startDate: string; allDay: boolean }, timeZone: string | undefined, locale = 'en-US', now: Date | number = Date.now()): string {
+export function formatEventWhen(e: { startDate: string; allDay: boolean; endDate?: string }, timeZone: string | undefined, locale = 'en-US', now: Date | number = Date.now()): string {
   const d = new Date(e.startDate);
   if (Number.isNaN(d.getTime())) return '';
   const day = formatEventDay(d, timeZone, locale, now);
-  if (e.allDay) return `${day} · All day`;
+  if (e.allDay) {
+    // An all-day end is the start of the day after the last one.
+    const last = e.endDate ? new Date(new Date(e.endDate).getTime() - 1) : null;
+    const lastDay = last && !Number.isNaN(last.getTime()) && last > d ? formatEventDay(last, timeZone, locale, now) : day;
+    return lastDay === day ? `${day} · All day` : `${day} – ${lastDay} · All day`;
+  }
   const time = dateFormat(locale, timeZone, { hour: 'numeric', minute: '2-digit' }).format(d);
   return `${day} · ${time}`;
 }

@@ -340,9 +340,9 @@ export function createIngestionService(deps: {
   /**
    * Listed events the source moved onto another source's listing of the same event (plan.movedOnto):
    * merged as a new item would have been, unless an admin kept the two apart. The one listed first
-   * is kept (the approved one, if the other waits for review; the one not moved, if both came at once): a record split off when its source
-   * moved it, moved back, joins its event again. Both records stay; an admin's split undoes it.
-   * Returns their titles.
+   * is kept (the approved one, if the other waits for review; the one not moved, if both came at
+   * once): a record split off when its source moved it, moved back, joins its event again. Both
+   * records stay; an admin's split undoes it. Returns their titles.
    */
   async function mergeMovedOnto(tx: Db, plan: RunPlan, now: Date): Promise<string[]> {
     const pairs = createDuplicatesRepository(tx);

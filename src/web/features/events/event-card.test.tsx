@@ -69,6 +69,14 @@ describe('EventCard', { timeout: 30_000 }, () => {
     expect(within(card).getByText(new RegExp(`^[A-Z][a-z]{2}, Oct 20, ${year} · 12:00 PM$`))).toBeTruthy();
   });
 
+  it('says every day of an all-day event over several days, not its first alone', () => {
+    const year = new Date().getFullYear() + 1;
+    // Dec 11 to 13 in Portland: the end is the midnight that starts Dec 14.
+    renderApp(<EventCard event={buildEvent({ title: 'Winter Craft Fair', allDay: true, startDate: `${year}-12-11T08:00:00.000Z`, endDate: `${year}-12-14T08:00:00.000Z` })} />);
+    const card = screen.getByRole('article');
+    expect(within(card).getByText(new RegExp(`^[A-Z][a-z]{2}, Dec 11, ${year} – [A-Z][a-z]{2}, Dec 13, ${year} · All day$`))).toBeTruthy();
+  });
+
   it('labels free events Free (spec section 5)', () => {
     renderApp(<EventCard event={buildEvent({ isFree: false, price: null })} variant="list" />);
     expect(screen.getByTestId('price-label').textContent).toBe('Free');

@@ -207,7 +207,8 @@ export default function EventPage() {
   // The city's zone; the event carries the same zone, so the time is right before the config arrives.
   const tz = config?.city.timeZone ?? event.timeZone;
   const locale = config?.city.locale;
-  const when = formatEventWhen(event, tz, locale);
+  // Its start alone: the end follows it (`until`), an all-day event's last day included.
+  const when = formatEventWhen({ startDate: event.startDate, allDay: event.allDay }, tz, locale);
   // An end the source never gave (a default duration, for listing) is not shown as if it had.
   const until = event.endGiven ? formatEventEnd(event, tz, locale) : '';
   const elsewhere = browserTimeZone() !== tz;
