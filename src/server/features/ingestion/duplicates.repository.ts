@@ -190,13 +190,8 @@ export function createDuplicatesRepository(db: Db) {
         record: { ...r.record, start: new Date(r.record.start), premergeStatus: r.premergeStatus, sourceName: r.sourceName ?? 'Another source' },
       }));
     },
-    /** Whether each event is gone from its source, in the order asked. */
-    async goneOf(ids: readonly string[]): Promise<boolean[]> {
-      const rows = await db.select({ id: events.id, goneAt: events.goneAt }).from(events).where(inArray(events.id, [...ids]));
-      return ids.map((id) => rows.find((r) => r.id === id)?.goneAt != null);
-    },
     async findEvent(id: string) {
-      const [row] = await db.select({ id: events.id, status: events.status, mergedInto: events.mergedInto, createdAt: events.createdAt }).from(events).where(eq(events.id, id));
+      const [row] = await db.select({ id: events.id, status: events.status, mergedInto: events.mergedInto, createdAt: events.createdAt, goneAt: events.goneAt }).from(events).where(eq(events.id, id));
       return row;
     },
     mergeInto,

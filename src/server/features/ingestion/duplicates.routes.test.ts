@@ -57,6 +57,12 @@ async function source(name: string, feed: 'a' | 'b' | 'c', items: IcsItem[]) {
   expect(run.json()).toMatchObject({ status: 'success' });
   return { id, run: run.json() as { created: number; merged: number } };
 }
+/** The id of the one event with this title (its own or a record merged into another: the only row of it). */
+const idOf = async (title: string) => {
+  const rows = await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = ${title}`);
+  expect(rows, title).toHaveLength(1);
+  return rows[0]!.id;
+};
 /** Events listed on their own (not merged into another, not gone), by title. */
 const listed = async () => (await queryRows<{ title: string }>(t.database.db, sql`select title from events where gone_at is null and status <> 'merged' order by start_date, title`)).map((r) => r.title);
 
@@ -596,7 +602,7 @@ describe('events a source drops', () => {
     const place = { location: 'Central Library', geo: '45.519;-122.6829' };
     const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place, description: 'Open reading, sign up at the door.' };
     const { id: library } = await approvedSource([{ ...poetry, start: '20261210T191500' }]);
-    const [{ id: kept }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const kept = await idOf('Poetry Reading');
     // The blog lists it at 7 PM: merged into the library's (15 minutes apart, same place and title).
     const blog = await source('Blog', 'b', [{ uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T190000', ...place }]);
     expect(blog.run).toMatchObject({ created: 0, merged: 1 });
@@ -625,7 +631,7 @@ describe('events a source drops', () => {
     const place = { location: 'Central Library', geo: '45.519;-122.6829' };
     const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T190000', ...place, description: 'Open reading, sign up at the door.' };
     const { id: library } = await approvedSource([poetry]);
-    const [{ id: kept }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const kept = await idOf('Poetry Reading');
     t.clock.advance(60_000);
     // The blog lists it a quarter of an hour later: merged into the library's.
     const blog = await source('Blog', 'b', [{ uid: 'poetry@blog', title: 'Poetry Reading!', start: '20261210T191500', ...place }]);
@@ -737,7 +743,7 @@ describe('events a source drops', () => {
     const place = { location: 'Central Library', geo: '45.519;-122.6829' };
     const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place };
     const { id: library } = await approvedSource([poetry]);
-    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const eventId = await idOf('Poetry Reading');
     const blog = await source('Blog', 'b', [{ uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place }]);
     expect(blog.run).toMatchObject({ created: 0, merged: 1 });
     const page = async () => (await api('GET', `/api/events/${eventId}`)).json() as Record<string, unknown>;
@@ -791,7 +797,7 @@ describe('events a source drops', () => {
     const place = { location: 'Central Library', geo: '45.519;-122.6829' };
     const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place };
     await approvedSource([poetry]);
-    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const eventId = await idOf('Poetry Reading');
     // The blog's first word of it: cancelled. One more it lists cancelled is one with nothing listed: not kept.
     const blog = await source('Blog', 'b', [
       { uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place, status: 'CANCELLED' },
@@ -812,7 +818,7 @@ describe('events a source drops', () => {
     const place = { location: 'Central Library', geo: '45.519;-122.6829' };
     const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place };
     const { id: library } = await approvedSource([poetry]);
-    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const eventId = await idOf('Poetry Reading');
     const blogItem = { uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place };
     const blog = await source('Blog', 'b', [blogItem]);
     expect(blog.run).toMatchObject({ merged: 1 });
@@ -857,7 +863,7 @@ describe('events a source drops', () => {
     const place = { location: 'Central Library', geo: '45.519;-122.6829' };
     const poetry = { uid: 'poetry@library', title: 'Poetry Reading', start: '20261210T193000', ...place };
     const { id: library } = await approvedSource([poetry]);
-    const [{ id: eventId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Poetry Reading'`)) as [{ id: string }];
+    const eventId = await idOf('Poetry Reading');
     const blogItem = { uid: 'poetry@blog', title: 'Poetry Reading', start: '20261210T193000', ...place };
     t.clock.advance(60_000);
     const blog = await source('Blog', 'b', [blogItem]);
@@ -898,7 +904,7 @@ describe('events a source drops', () => {
     const dates = async () => (await queryRows<{ id: string; start: Date }>(t.database.db, sql`select id, start_date as start from events where title = 'Knitting Circle' and gone_at is null order by start_date`));
     const before = await dates();
     expect(before).toHaveLength(4);
-    const [{ id: concertId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'String Quartet Concert'`)) as [{ id: string }];
+    const concertId = await idOf('String Quartet Concert');
     for (const saved of [before[1]!.id, concertId]) expect((await api('POST', `/api/user/favorites/${saved}`, undefined, member)).statusCode).toBe(200);
 
     // Every date an hour later (each occurrence's id names its old start), and the concert under a new UID.
@@ -922,7 +928,7 @@ describe('events a source drops', () => {
     const swap = { uid: 'swap@library', title: 'Seed Swap', start: '20261212T110000', ...place };
     const { id } = await approvedSource([knit, swap]);
     const rows = await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Knitting Circle' order by start_date`);
-    const [{ id: swapId }] = (await queryRows<{ id: string }>(t.database.db, sql`select id from events where title = 'Seed Swap'`)) as [{ id: string }];
+    const swapId = await idOf('Seed Swap');
     for (const saved of [rows[3]!.id, swapId]) expect((await api('POST', `/api/user/favorites/${saved}`, undefined, member)).statusCode).toBe(200);
     // Three weeks, not four; the swap leaves the feed.
     await rerun(id, [{ ...knit, rrule: 'FREQ=WEEKLY;COUNT=3' }]);

@@ -94,9 +94,9 @@ export function createDuplicatesService(deps: { db: Db; clock: Clock; bus: Event
         const b = await r.findEvent(pair.eventB);
         if (!a || !b) throw notFound('Event not found');
         if (a.status === 'merged' || b.status === 'merged') throw conflict('One of the two events was merged into another since');
-        if (opts.automatic && (await r.comparables([a.id, b.id])).some((e) => e.status !== 'approved' || e.goneAt)) throw conflict('One of the two events is no longer listed');
+        if (opts.automatic && [a, b].some((e) => e.status !== 'approved' || e.goneAt)) throw conflict('One of the two events is no longer listed');
         // The listing a source still lists is kept, never merged into one its source dropped (it would leave every list).
-        const [goneA, goneB] = await r.goneOf([a.id, b.id]);
+        const [goneA, goneB] = [a.goneAt !== null, b.goneAt !== null];
         if (keepId && (keepId === a.id ? goneA : goneB) && !(keepId === a.id ? goneB : goneA)) {
           throw conflict('That listing was removed by its source: keep the other one, which its source still lists');
         }

@@ -338,6 +338,19 @@ export function createIngestionService(deps: {
   }
 
   /**
+   * Dates a run marked gone that belong to a series the source still lists (an EXDATE, a rule cut
+   * short): removed on purpose, so whoever saved one hears it ('dropped').
+   */
+  async function tellDroppedDates(r: SourcesRepository, source: SourceRow, items: readonly NormalisedEvent[], gone: readonly string[], plan: RunPlan) {
+    const series = new Set(items.map((n) => occurrenceSeries(n.externalId)).filter((x): x is string => x !== null));
+    if (!series.size || !gone.length) return;
+    for (const e of await r.linkedItemsOf(source.id, gone)) {
+      const of = occurrenceSeries(e.externalId);
+      if (of && series.has(of)) plan.news.push({ id: e.id, title: e.title, allDay: e.allDay, kind: 'dropped', start: e.start });
+    }
+  }
+
+  /**
    * Listed events the source moved onto another source's listing of the same event (plan.movedOnto):
    * merged as a new item would have been, unless an admin kept the two apart. The one listed first
    * is kept (the approved one, if the other waits for review; the one not moved, if both came at
@@ -350,8 +363,7 @@ export function createIngestionService(deps: {
     for (const { id, onto, title } of plan.movedOnto) {
       await pairs.lockEvents([id, onto]);
       const [a, b] = [await pairs.findEvent(id), await pairs.findEvent(onto)];
-      const listed = await pairs.comparables([id, onto]);
-      if (!a || !b || listed.length < 2 || listed.some((e) => e.goneAt || (e.status !== 'approved' && e.status !== 'pending'))) continue;
+      if (!a || !b || [a, b].some((e) => e.goneAt || (e.status !== 'approved' && e.status !== 'pending'))) continue;
       const decided = await pairs.decisionOn(id, onto);
       if (decided?.status === 'kept_apart') continue;
       // A listed event is never merged into one waiting for review: that would hide it.
@@ -417,14 +429,7 @@ export function createIngestionService(deps: {
       await r.relinkItems(source.id, state.relinked ?? []);
       const { note: unseen, gone, handOvers } = await writePlan(r, source, plan, runStart, state.now, !summary.notes.some((n) => n.kind === 'unread'));
       if (unseen) summary.notes.push(unseen);
-      // A date dropped from a series the source still lists was removed on purpose: its savers hear it.
-      const series = new Set(items.map((n) => occurrenceSeries(n.externalId)).filter((x): x is string => x !== null));
-      if (series.size) {
-        for (const e of await r.linkedItemsOf(source.id, gone)) {
-          const of = occurrenceSeries(e.externalId);
-          if (of && series.has(of)) plan.news.push({ id: e.id, title: e.title, allDay: e.allDay, kind: 'dropped', start: e.start });
-        }
-      }
+      await tellDroppedDates(r, source, items, gone, plan);
       const handed = await handOverDropped(tx, handOvers, state.now, plan);
       await handOverCalledOff(tx, r, source, plan, state.now);
       // A source listing again what another source's record took over from it takes it back: the

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { dateFormat } from '../../../../contract/time.ts';
 import type { Classification } from '../classifier/classifier.ts';
 import type { EventItemFields, EventUpdate, LinkedEvent, NearbyEvent, RunEventRow, RunLinkRow } from '../sources.repository.ts';
 import { compareEvents, eventPageKey, START_WINDOW_MS, titleRelation, placeRelation, type Comparable } from './dedupe.ts';
@@ -116,7 +117,7 @@ export type SavedEventNews = {
 const OCCURRENCE_ID = /^(.+)@(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)$/;
 /** The series an item id names an occurrence of (OCCURRENCE_ID), or null. */
 export const occurrenceSeries = (externalId: string): string | null => OCCURRENCE_ID.exec(externalId)?.[1] ?? null;
-const dayIn = (d: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+const dayIn = (d: Date, timeZone: string) => dateFormat('en-CA', timeZone, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 
 /**
  * The items of a run that are events the source listed before under another id, by the old id:
